@@ -1,0 +1,40 @@
+import '@vitejs/plugin-react/preamble';
+import { StrictMode, useEffect, type ReactNode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { RUNTIME_GLOBAL, type RuntimeConfig } from '../shared/runtime.ts';
+import { App } from './App.tsx';
+import { reportCaughtError, reportRecoverableError, showFatalError } from './report-error.tsx';
+import { reloadOnStaleChunk } from './stale-chunk.ts';
+import './styles.css';
+
+declare global {
+  interface Window {
+    [RUNTIME_GLOBAL]?: RuntimeConfig;
+  }
+}
+
+const config = window[RUNTIME_GLOBAL];
+if (config === undefined) throw new Error('The server did not write the runtime configuration');
+
+reloadOnStaleChunk();
+
+/** Marks the document once React has hydrated it (an effect runs only after hydration). */
+function Hydrated({ children }: { children: ReactNode }) {
+  useEffect(() => {
+      }, []);
+  return children;
+}
+
+hydrateRoot(
+  document,
+  <StrictMode>
+    <Hydrated>
+      <App config={config} />
+    </Hydrated>
+  </StrictMode>,
+  {
+    onUncaughtError: showFatalError,
+    onCaughtError: reportCaughtError,
+    onRecoverableError: reportRecoverableError,
+  },
+);

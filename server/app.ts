@@ -1,0 +1,61 @@
+import express, { type Express, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { createDiagnosticsRouter } from './diagnostics.ts';
+import { createDigester } from './errors/digest.ts';
+import { createErrorHandler } from './errors/error-handler.ts';
+import { createFailureRecorder, type Reporter } from './errors/failures.ts';
+import { HttpError } from './errors/http-error.ts';
+import type { Frontend } from './frontend.ts';
+import { createHealthRouter } from './health.ts';
+import { createHttpLogger } from './logger.ts';
+import { createPageHandler } from './pages.ts';
+
+export interface AppDeps {
+  logger: Logger;
+  frontend: Frontend;
+  /** True once the process has begun to drain; readiness then answers 503. */
+  isShuttingDown?: () => boolean;
+  /** Failures besides the log (Sentry); 5xx only. */
+  reporter?: Reporter;
+}
+
+/** A path whose percent-encoding is broken cannot be routed: 400, not a 500 from deep inside. */
+const rejectMalformedPath: RequestHandler = (req, _res, next) => {
+  try {
+    decodeURIComponent(req.path);
+    next();
+  } catch (cause) {
+    next(new HttpError(400, 'Malformed URL: invalid percent-encoding', { cause }));
+  }
+};
+
+/** The middleware order below is the table of contents of a request. Nothing listens here. */
+export function createApp(config: Config, deps: AppDeps): Express {
+  const failures = createFailureRecorder({ digester: createDigester(config.digestKey), logger: deps.logger, reporter: deps.reporter });
+  const page = createPageHandler({ config, failures, frontend: deps.frontend });
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+
+  app.use(createHttpLogger(deps.logger));
+  app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
+  app.use(rejectMalformedPath);
+  app.use(deps.frontend.middleware);
+  if (config.diagnosticsToken !== undefined) {
+    app.use('/_diag', createDiagnosticsRouter(config.diagnosticsToken, page));
+  }
+  app.all('/', page({ route: 'home', params: {} }));
+  app.use(() => {
+    throw new HttpError(404, 'This page could not be found.');
+  });
+  app.use(
+    createErrorHandler({
+      config,
+      failures,
+      loadRenderer: () => deps.frontend.loadRenderer(),
+      fixStack: deps.frontend.fixStack,
+    }),
+  );
+  return app;
+}

@@ -1,0 +1,114 @@
+// Environment → typed, frozen configuration. Read once at boot; a bad value stops the
+// process before it listens, with one line naming the variable, the value and what is allowed.
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+/** React Router's default; long enough for slow data, short enough never to hold a socket. */
+export const DEFAULT_STREAM_TIMEOUT_MS = 5_000;
+/** Kubernetes waits 30 s before SIGKILL by default; finish well inside that. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** A per-deployment secret must be long enough not to be guessed. */
+const MIN_SECRET_LENGTH = 16;
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type NodeEnv = (typeof NODE_ENVS)[number];
+/** Express's `trust proxy` setting: false, true, a hop count or a list of addresses/subnets. */
+export type TrustProxy = boolean | number | string;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly nodeEnv: NodeEnv;
+  readonly isProduction: boolean;
+  readonly logLevel: LogLevel;
+  readonly streamTimeoutMs: number;
+  readonly shutdownGraceMs: number;
+  /** Key of the digest HMAC; undefined means a random key per process (see digest.ts). */
+  readonly digestKey: string | undefined;
+  /** Diagnostic routes exist only when this is set. */
+  readonly diagnosticsToken: string | undefined;
+  readonly trustProxy: TrustProxy;
+  /** When set, the host name shown on error pages; the request's Host is never reflected. */
+  readonly publicHostname: string | undefined;
+  readonly release: string;
+}
+
+export class ConfigError extends Error {
+  constructor(name: string, value: string, allowed: string) {
+    super(`Invalid ${name}=${JSON.stringify(value)}: expected ${allowed}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
+    throw new ConfigError(name, raw, `an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, raw, `one of ${allowed.join(', ')}`);
+  }
+  return raw as T;
+}
+
+function secret(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(name, '<redacted>', `at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  return raw;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+export function isValidHostname(value: string): boolean {
+  return HOSTNAME.test(value);
+}
+
+function hostname(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!isValidHostname(raw)) throw new ConfigError(name, raw, 'a host name such as shop.example.com');
+  return raw.toLowerCase();
+}
+
+function trustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  // Express accepts names (loopback, linklocal, uniquelocal), addresses and CIDR subnets.
+  if (/^[\w.:/, -]+$/.test(raw)) return raw;
+  throw new ConfigError('TRUST_PROXY', raw, 'false, true, a hop count, or a comma list of addresses/subnets');
+}
+
+export function loadConfig(env: Env): Config {
+  const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
+  const isProduction = nodeEnv === 'production';
+  return Object.freeze({
+    port: integer(env, 'PORT', 3000, 0, 65_535),
+    host: env.HOST || '0.0.0.0',
+    nodeEnv,
+    isProduction,
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    streamTimeoutMs: integer(env, 'STREAM_TIMEOUT_MS', DEFAULT_STREAM_TIMEOUT_MS, 100, 600_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 600_000),
+    digestKey: secret(env, 'DIGEST_KEY'),
+    diagnosticsToken: secret(env, 'DIAGNOSTICS_TOKEN'),
+    trustProxy: trustProxy(env),
+    publicHostname: hostname(env, 'PUBLIC_HOSTNAME'),
+    release: env.RELEASE || 'react-ssr-host@dev',
+  });
+}

@@ -1,0 +1,75 @@
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { Digester } from './digest.ts';
+import { HttpError, statusOf } from './http-error.ts';
+import { serializeError } from './serialize-error.ts';
+
+// error → status → digest → one log line → report. Every path that meets a failure (the
+// terminal middleware, React's onError, process faults) comes here, and each error object is
+// logged and reported once however many paths meet it.
+
+export interface Failure {
+  status: number;
+  /** Only server failures (5xx) get a digest: a 404 is not something to look up. */
+  digest: string | undefined;
+}
+
+export interface FailureReport extends Failure {
+  error: unknown;
+  reqId: string;
+  method: string;
+  path: string;
+  route: string;
+}
+
+/** Where failures go besides the log (Sentry); only 5xx are reported. */
+export type Reporter = (report: FailureReport & { digest: string }) => void;
+
+export interface FailureRecorder {
+  record(error: unknown, req: Request, res: Response): Failure;
+}
+
+/** A route label for the log: the page or Express route that handled the request. */
+export function routeOf(req: Request, res: Response): string {
+  const label = res.locals.route as string | undefined;
+  const path = req.route?.path as string | undefined;
+  return label ?? (path === undefined ? 'unmatched' : req.baseUrl + path);
+}
+
+export function createFailureRecorder(deps: { digester: Digester; logger: Logger; reporter?: Reporter }): FailureRecorder {
+  const seen = new WeakMap<object, Failure>();
+  return {
+    record(error, req, res) {
+      const known = typeof error === 'object' && error !== null ? seen.get(error) : undefined;
+      if (known) return known;
+      const status = statusOf(error);
+      const failure: Failure = { status, digest: status >= 500 ? deps.digester(error) : undefined };
+      if (typeof error === 'object' && error !== null) seen.set(error, failure);
+      res.locals.digest ??= failure.digest;
+
+      const report: FailureReport = {
+        ...failure,
+        error,
+        reqId: String(req.id),
+        method: req.method,
+        path: req.path,
+        route: routeOf(req, res),
+      };
+      const fields = {
+        digest: report.digest,
+        reqId: report.reqId,
+        method: report.method,
+        path: report.path,
+        status,
+        route: report.route,
+        headersSent: res.headersSent,
+        // An expected 4xx is fully described by its type and message; its stack is noise.
+        error: status < 500 && error instanceof HttpError ? { type: error.name, message: error.message } : serializeError(error),
+      };
+      if (status >= 500) deps.logger.error(fields, 'request failed');
+      else deps.logger.info(fields, 'request rejected');
+      if (report.digest !== undefined) deps.reporter?.({ ...report, digest: report.digest });
+      return failure;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { STATUS_CODES } from 'node:http';
+
+/** An expected failure with the status it deserves (404, 400, 405, 413...). */
+export class HttpError extends Error {
+  readonly status: number;
+  /** Headers the response must carry, e.g. `Allow` on a 405 (RFC 9110 §15.5.6). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: number, message?: string, options?: { headers?: Record<string, string>; cause?: unknown }) {
+    super(message ?? STATUS_CODES[status] ?? 'Error', { cause: options?.cause });
+    this.name = 'HttpError';
+    this.status = status;
+    this.headers = options?.headers ?? {};
+  }
+}
+
+/** finalhandler's rule: the error's own status when it is 400–599, else 500. */
+export function statusOf(err: unknown): number {
+  if (typeof err === 'object' && err !== null) {
+    const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
+    for (const candidate of [status, statusCode]) {
+      if (typeof candidate === 'number' && Number.isInteger(candidate) && candidate >= 400 && candidate <= 599) {
+        return candidate;
+      }
+    }
+  }
+  return 500;
+}
+
+/** The message a client may see: ours for expected 4xx, the bare status text otherwise. */
+export function publicMessage(err: unknown, status: number): string {
+  if (status < 500 && err instanceof HttpError) return err.message;
+  return STATUS_CODES[status] ?? 'Error';
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type RequestHandler } from 'express';
+import type { PageAssets } from '../shared/runtime.ts';
+import type { Renderer } from './render.ts';
+
+// The one place where dev and production differ: where client assets come from and how the
+// React renderer is loaded. Dev-only packages (vite) are imported dynamically.
+
+export interface Frontend {
+  /** Serves the client's files: Vite's dev middleware, or the built assets. */
+  readonly middleware: RequestHandler;
+  readonly assets: PageAssets;
+  loadRenderer(): Promise<Renderer>;
+  /** Dev only: maps a stack trace back to the source files. */
+  fixStack?(error: Error): void;
+  close(): Promise<void>;
+}
+
+export const CLIENT_ENTRY = 'client/entry-client.tsx';
+const SERVER_ENTRY = '/client/entry-server.tsx';
+/** Built files have content hashes in their names, so they never change: cache for a year. */
+const IMMUTABLE_MAX_AGE = '1y';
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+
+/** The entry's script, the chunks it imports (transitively) and its CSS, from Vite's manifest. */
+export function assetsFromManifest(manifest: Record<string, ManifestChunk>, base = '/'): PageAssets {
+  const entry = manifest[CLIENT_ENTRY];
+  if (!entry) throw new Error(`The Vite manifest has no entry for ${CLIENT_ENTRY}: run npm run build`);
+  const preloads = new Set<string>();
+  const styles = new Set<string>(entry.css);
+  const visit = (keys: string[] = []) => {
+    for (const key of keys) {
+      const chunk = manifest[key];
+      if (!chunk || preloads.has(chunk.file)) continue;
+      preloads.add(chunk.file);
+      chunk.css?.forEach((file) => styles.add(file));
+      visit(chunk.imports);
+    }
+  };
+  visit(entry.imports);
+  const url = (file: string) => base + file;
+  return { scripts: [url(entry.file)], preloads: [...preloads].map(url), styles: [...styles].map(url) };
+}
+
+/** Production: the built client in `clientDir`, its manifest read once at start-up. */
+export function createProdFrontend(clientDir: string, renderer: Renderer): Frontend {
+  const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const assets = express.static(join(clientDir, 'assets'), { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false });
+  const router = express.Router();
+  router.use('/assets', assets);
+  return {
+    middleware: router,
+    assets: assetsFromManifest(manifest),
+    loadRenderer: () => Promise.resolve(renderer),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** Dev: Vite in middleware mode with HMR; the renderer is reloaded through Vite on change. */
+export async function createDevFrontend(root: string): Promise<Frontend> {
+  const { createServer } = await import('vite');
+  const vite = await createServer({ root, server: { middlewareMode: true }, appType: 'custom' });
+  return {
+    middleware: vite.middlewares as unknown as RequestHandler,
+    assets: { scripts: ['/@vite/client', `/${CLIENT_ENTRY}`], preloads: [], styles: [] },
+    loadRenderer: () => vite.ssrLoadModule(SERVER_ENTRY) as Promise<Renderer>,
+    fixStack: (error) => vite.ssrFixStacktrace(error),
+    close: () => vite.close(),
+  };
+}

@@ -1,0 +1,13 @@
+import type { Request } from 'express';
+import { isValidHostname, type Config } from './config.ts';
+import { FALLBACK_HOSTNAME } from '../shared/messages.ts';
+
+/**
+ * The host name an error page shows. A configured one wins; otherwise the request's, but only
+ * when it is a syntactically valid host name, so a forged Host header is never reflected.
+ */
+export function displayHostname(config: Config, req: Request): string {
+  if (config.publicHostname !== undefined) return config.publicHostname;
+  const candidate = req.hostname;
+  return typeof candidate === 'string' && isValidHostname(candidate) ? candidate.toLowerCase() : FALLBACK_HOSTNAME;
+}

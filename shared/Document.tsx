@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import { preloadModule } from 'react-dom';
+import type { PageAssets } from './runtime.ts';
+
+interface DocumentProps {
+  title: string;
+  assets?: PageAssets;
+  /** Inline CSS for pages that must not depend on any asset (the error pages). */
+  inlineCss?: string;
+  nonce?: string;
+  children: ReactNode;
+}
+
+/** The <html> shell. Rendered by the server and hydrated as `document` by the browser. */
+export function Document({ title, assets, inlineCss, nonce, children }: DocumentProps) {
+  // React hoists these into <head> as <link rel="modulepreload"> (React 19 resource APIs).
+  for (const href of assets?.preloads ?? []) preloadModule(href);
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <title>{title}</title>
+        {assets?.styles.map((href) => <link key={href} rel="stylesheet" href={href} precedence="default" />)}
+        {inlineCss !== undefined && <style nonce={nonce} dangerouslySetInnerHTML={{ __html: inlineCss }} />}
+      </head>
+      <body>{children}</body>
+    </html>
+  );
+}

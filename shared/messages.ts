@@ -1,0 +1,14 @@
+// The exact user-facing strings (ERRORS.md). Tests and the CLI match on them: change with care.
+
+export function serverErrorMessage(hostname: string): string {
+  return `Application error: a server-side exception has occurred while loading ${hostname} (see the server logs for more information).`;
+}
+
+export function clientErrorMessage(hostname: string): string {
+  return `Application error: a client-side exception has occurred while loading ${hostname} (see the browser console for more information).`;
+}
+
+export const DIGEST_LABEL = 'Digest';
+
+/** When the request's host name is not a valid one and none is configured. */
+export const FALLBACK_HOSTNAME = 'this site';

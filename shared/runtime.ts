@@ -1,0 +1,35 @@
+// What the server tells the browser about this page, written into the document as JSON.
+
+export const ROUTE_IDS = ['home', 'diag-server-error', 'diag-stream-error', 'diag-client-error', 'diag-slow'] as const;
+export type RouteId = (typeof ROUTE_IDS)[number];
+
+export interface PageAssets {
+  /** Module scripts the browser runs to hydrate (the client entry). */
+  readonly scripts: readonly string[];
+  /** Chunks the entry imports, preloaded so the browser fetches them in parallel. */
+  readonly preloads: readonly string[];
+  readonly styles: readonly string[];
+}
+
+export interface PageRequest {
+  readonly route: RouteId;
+  /** Validated route parameters, e.g. the delay of the slow diagnostic page. */
+  readonly params: Readonly<Record<string, number>>;
+}
+
+export interface RuntimeConfig {
+  readonly page: PageRequest;
+  readonly assets: PageAssets;
+}
+
+export const RUNTIME_GLOBAL = '__REACT_SSR_HOST__';
+
+/** JSON that is safe inside an inline <script>: nothing can close the tag or start a comment. */
+export function serializeForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
