@@ -20,7 +20,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         rolldownOptions: {
           input: 'client/entry-client.tsx',
           // React changes less often than the app: its own chunk stays cached across releases.
-          output: { advancedChunks: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] } },
+          output: { codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] } },
         },
       },
 }));

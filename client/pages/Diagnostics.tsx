@@ -47,14 +47,14 @@ export function ClientErrorPage() {
 
 function SlowContent({ ms }: { ms: number }) {
   const done = useResource('slow', () => (isServer ? delay(ms).then(() => ms) : settled(ms)));
-  return <p data-testid="slow-content">Finished after {done} ms.</p>;
+  return <p data-testid="slow-content">{`Finished after ${done} ms.`}</p>;
 }
 
 export function SlowPage({ ms }: { ms: number }) {
   return (
     <main className="page">
       <h1>Diagnostic: slow stream</h1>
-      <Suspense fallback={<p>Waiting {ms} ms…</p>}>
+      <Suspense fallback={<p>{`Waiting ${ms} ms…`}</p>}>
         <SlowContent ms={ms} />
       </Suspense>
     </main>

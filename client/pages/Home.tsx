@@ -29,7 +29,7 @@ function Counter() {
   const [count, setCount] = useState(0);
   return (
     <button type="button" data-testid="counter" onClick={() => setCount((n) => n + 1)}>
-      Clicked {count} {count === 1 ? 'time' : 'times'}
+      {`Clicked ${count} ${count === 1 ? 'time' : 'times'}`}
     </button>
   );
 }

@@ -1,0 +1,43 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../server/config.ts';
+import { ROOT } from './support/spawn-server.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 3000, nodeEnv: 'development', logLevel: 'info', streamTimeoutMs: 5000, trustProxy: false });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable it documents', () => {
+    const config = loadConfig({
+      PORT: '8080', HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', STREAM_TIMEOUT_MS: '2500',
+      SHUTDOWN_GRACE_MS: '4000', TRUST_PROXY: 'loopback, 10.0.0.0/8', PUBLIC_HOSTNAME: 'Shop.Example.com', RELEASE: 'v1.2.3',
+    });
+    expect(config).toMatchObject({
+      port: 8080, host: '127.0.0.1', isProduction: true, logLevel: 'warn', streamTimeoutMs: 2500,
+      shutdownGraceMs: 4000, trustProxy: 'loopback, 10.0.0.0/8', publicHostname: 'shop.example.com', release: 'v1.2.3',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'Invalid PORT="abc": expected an integer from 0 to 65535'],
+    [{ PORT: '70000' }, 'Invalid PORT="70000": expected an integer from 0 to 65535'],
+    [{ LOG_LEVEL: 'loud' }, 'Invalid LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent'],
+    [{ NODE_ENV: 'staging' }, 'Invalid NODE_ENV="staging": expected one of development, production, test'],
+    [{ STREAM_TIMEOUT_MS: '5s' }, 'Invalid STREAM_TIMEOUT_MS="5s": expected an integer from 100 to 600000'],
+    [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
+    [{ PUBLIC_HOSTNAME: 'evil.com/<script>' }, 'Invalid PUBLIC_HOSTNAME="evil.com/<script>": expected a host name such as shop.example.com'],
+  ])('stops the process before it listens on %o, with exit code 1 and one line', (env, message) => {
+    const run = spawnSync('node', ['dist/server/index.js'], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'production', ...env },
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`${message}\n`);
+    expect(run.stdout).not.toContain('listening');
+  });
+});

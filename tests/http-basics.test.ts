@@ -1,0 +1,87 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from './support/test-app.ts';
+import { LEVEL } from './support/logs.ts';
+
+describe('health endpoints', () => {
+  it('answers /healthz and /readyz with 200 while serving', async () => {
+    const { app } = createTestApp();
+    await request(app).get('/healthz').expect(200, 'ok');
+    await request(app).get('/readyz').expect(200, 'ready');
+  });
+
+  it('answers /readyz with 503 while shutting down, and /healthz still 200', async () => {
+    const { app } = createTestApp({}, { isShuttingDown: () => true });
+    await request(app).get('/readyz').expect(503);
+    await request(app).get('/healthz').expect(200);
+  });
+
+  it('never logs a health check at info', async () => {
+    const { app, logs } = createTestApp({ LOG_LEVEL: 'info' });
+    await request(app).get('/healthz').expect(200);
+    await request(app).get('/readyz').expect(200);
+    await request(app).get('/').set('user-agent', 'Googlebot/2.1').expect(200);
+    const paths = logs.lines.map((line) => (line.req as { path: string } | undefined)?.path);
+    expect(paths).toEqual(['/']);
+  });
+});
+
+describe('caching and headers', () => {
+  it('serves built assets as immutable for a year and HTML as no-store', async () => {
+    const { app } = createTestApp();
+    const page = await request(app).get('/').set('user-agent', 'Googlebot/2.1').expect(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['x-powered-by']).toBeUndefined();
+    const script = /<script type="module" src="(\/assets\/[^"]+\.js)"/.exec(page.text)?.[1];
+    expect(script).toBeDefined();
+    const asset = await request(app).get(script!).expect(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('preloads the chunks the entry imports, from the Vite manifest', async () => {
+    const { app } = createTestApp();
+    const page = await request(app).get('/').set('user-agent', 'Googlebot/2.1').expect(200);
+    const preloads = [...page.text.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((m) => m[1]);
+    expect(preloads.some((href) => /^\/assets\/react-[\w-]+\.js$/.test(href!))).toBe(true);
+    expect(page.text).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css"/);
+  });
+
+  it('does not serve the Vite manifest or anything outside the assets folder', async () => {
+    const { app } = createTestApp();
+    await request(app).get('/.vite/manifest.json').expect(404);
+    await request(app).get('/assets/../.vite/manifest.json').expect(404);
+    await request(app).get('/assets/missing-file.js').expect(404);
+  });
+});
+
+describe('request logging', () => {
+  it('echoes a generated request id and logs it on the access line', async () => {
+    const { app, logs } = createTestApp();
+    const res = await request(app).get('/healthz').expect(200);
+    const id = res.headers['x-request-id'];
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(logs.access(id)).toMatchObject({ level: LEVEL.debug, res: { statusCode: 200 } });
+  });
+
+  it('honours a sane incoming X-Request-Id and replaces one that is not', async () => {
+    const { app } = createTestApp();
+    const sane = await request(app).get('/healthz').set('x-request-id', 'lb-7f3a.42');
+    expect(sane.headers['x-request-id']).toBe('lb-7f3a.42');
+    const forged = await request(app).get('/healthz').set('x-request-id', 'a"b\\nfake=1'.repeat(20));
+    expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('redacts credentials and leaves the query string out of the log', async () => {
+    const { app, logs } = createTestApp();
+    const res = await request(app)
+      .get('/?token=secret-in-query')
+      .set('user-agent', 'Googlebot/2.1')
+      .set('cookie', 'session=secret-cookie')
+      .set('authorization', 'Bearer secret-bearer')
+      .expect(200);
+    const line = logs.access(res.headers['x-request-id'])!;
+    expect(line).toMatchObject({ level: LEVEL.info, req: { path: '/', headers: { cookie: '[redacted]', authorization: '[redacted]' } } });
+    expect(JSON.stringify(logs.lines)).not.toMatch(/secret-(in-query|cookie|bearer)/);
+  });
+});

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { getChunks, openStream } from './support/http.ts';
+import { spawnServer, type SpawnedServer } from './support/spawn-server.ts';
+import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
+
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
+
+describe('production process', () => {
+  let server: SpawnedServer | undefined;
+  afterEach(async () => {
+    await server?.stop('SIGKILL');
+    server = undefined;
+  });
+
+  it('starts with npm start and serves the page and its assets', async () => {
+    server = await spawnServer({}, ['npm', 'start', '--silent']);
+    const page = await getChunks(`${server.url}/`, { 'user-agent': BROWSER_UA });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h1>react-ssr-host</h1>');
+    const script = /<script type="module" src="([^"]+)"/.exec(page.body)?.[1];
+    const asset = await fetch(`${server.url}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await asset.text()).length).toBeGreaterThan(0);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('on %s lets an in-flight stream finish, then exits 0', async (signal) => {
+    server = await spawnServer({ DIAGNOSTICS_TOKEN: DIAG_TOKEN, SHUTDOWN_GRACE_MS: '10000' });
+    const stream = await openStream(`${server.url}/_diag/slow?ms=800`, { 'user-agent': BROWSER_UA, ...DIAG });
+    expect(stream.first).toContain('Waiting 800 ms');
+    server.child.kill(signal);
+    const done = await stream.rest;
+    expect(done.body).toContain('Finished after 800 ms.');
+    expect(done.body.trimEnd().endsWith('</html>')).toBe(true);
+    expect(await server.exited).toBe(0);
+    // The last lines were written: the access line of the slow request, then the stop.
+    const messages = server.logs.lines.map((line) => line.msg);
+    expect(messages.at(-1)).toBe('stopped');
+    expect(server.logs.lines.some((line) => (line.req as { path?: string } | undefined)?.path === '/_diag/slow')).toBe(true);
+  });
+
+  it('closes what is left after the grace period and exits non-zero', async () => {
+    server = await spawnServer({ DIAGNOSTICS_TOKEN: DIAG_TOKEN, SHUTDOWN_GRACE_MS: '200', STREAM_TIMEOUT_MS: '60000' });
+    const stream = await openStream(`${server.url}/_diag/slow?ms=20000`, { 'user-agent': BROWSER_UA, ...DIAG });
+    server.child.kill('SIGTERM');
+    await expect(stream.rest).rejects.toThrow();
+    expect(await server.exited).toBe(1);
+    expect(server.logs.lines.some((line) => line.msg === 'grace period over: closing the connections still open')).toBe(true);
+  });
+});

@@ -1,0 +1,67 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getChunks, openStream } from './support/http.ts';
+import { createTestApp, DIAG, type TestApp } from './support/test-app.ts';
+
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
+const BOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const FALLBACK = 'Loading the streamed section…';
+const CONTENT = 'data-testid="streamed-content"';
+
+describe('streaming SSR', () => {
+  let host: TestApp;
+  beforeAll(async () => {
+    host = createTestApp({ STREAM_TIMEOUT_MS: '1000' });
+    await host.listen();
+  });
+  afterAll(() => host.close());
+
+  it('streams the shell with the Suspense fallback first and the resolved section later in the same response', async () => {
+    const res = await getChunks(`${host.url}/`, { 'user-agent': BROWSER_UA });
+    expect(res.status).toBe(200);
+    expect(res.chunks.length).toBeGreaterThan(1);
+    expect(res.chunks[0]).toContain(FALLBACK);
+    expect(res.chunks[0]).not.toContain(CONTENT);
+    expect(res.body.indexOf(FALLBACK)).toBeLessThan(res.body.indexOf(CONTENT));
+    expect(res.body.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(res.body.trimEnd().endsWith('</html>')).toBe(true);
+  });
+
+  it('gives a crawler the complete page with no fallback', async () => {
+    const res = await getChunks(`${host.url}/`, { 'user-agent': BOT_UA });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain(CONTENT);
+    expect(res.body).not.toContain(FALLBACK);
+  });
+
+  it('answers HEAD with the page headers and no body', async () => {
+    const res = await request(host.app).head('/').set('user-agent', BROWSER_UA);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.text ?? '').toBe('');
+  });
+
+  it('aborts a render that outlives the stream timeout, ending the response with the fallback', async () => {
+    const res = await getChunks(`${host.url}/_diag/slow?ms=20000`, { 'user-agent': BROWSER_UA, ...DIAG });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('Waiting 20000 ms');
+    expect(res.body).not.toContain('Finished after');
+    const id = String(res.headers['x-request-id']);
+    const [failure, ...others] = host.logs.failures(id);
+    expect(others).toEqual([]);
+    expect(failure).toMatchObject({ level: 50, status: 500, error: { type: 'StreamTimeoutError' } });
+    // React marks the aborted boundary client-rendered ($RX) with the digest we logged.
+    expect(res.body).toContain(`$RX("B:0","${failure!.digest as string}")`);
+  });
+
+  it('aborts the render of a client that disconnects, without logging a failure', async () => {
+    const reqId = 'disconnecting-client-1';
+    const stream = await openStream(`${host.url}/_diag/slow?ms=600`, { 'user-agent': BROWSER_UA, 'x-request-id': reqId, ...DIAG });
+    expect(stream.first).toContain('Waiting 600 ms');
+    stream.destroy();
+    const access = await host.logs.waitFor((line) => host.logs.access(reqId) === line);
+    expect(access.msg).toBe('request aborted');
+    expect(host.logs.failures(reqId)).toEqual([]);
+  });
+});

@@ -1,0 +1,48 @@
+import { Writable } from 'node:stream';
+
+export type LogLine = Record<string, unknown> & { level: number; msg?: string };
+
+export const LEVEL = { debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
+
+/** A pino destination that keeps every line, parsed, for assertions. */
+export class LogCapture extends Writable {
+  readonly lines: LogLine[] = [];
+  private partial = '';
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    this.push(chunk.toString('utf8'));
+    callback();
+  }
+
+  push(text: string): void {
+    const parts = (this.partial + text).split('\n');
+    this.partial = parts.pop() ?? '';
+    // Only JSON lines are log lines (npm and pino-pretty may print others).
+    for (const part of parts) if (part.startsWith('{')) this.lines.push(JSON.parse(part) as LogLine);
+  }
+
+  /** Lines about one request: the access line (req.id) and failure lines (reqId). */
+  forRequest(id: string): LogLine[] {
+    return this.lines.filter((line) => line.reqId === id || (line.req as { id?: string } | undefined)?.id === id);
+  }
+
+  /** Failure lines: the one line each failure gets (they carry the serialized error). */
+  failures(id?: string): LogLine[] {
+    return this.lines.filter((line) => line.error !== undefined && (id === undefined || line.reqId === id));
+  }
+
+  access(id: string): LogLine | undefined {
+    return this.lines.find((line) => (line.req as { id?: string } | undefined)?.id === id);
+  }
+
+  /** Resolves once a line matching `predicate` has been written. */
+  async waitFor(predicate: (line: LogLine) => boolean, timeoutMs = 10_000): Promise<LogLine> {
+    const started = Date.now();
+    for (;;) {
+      const found = this.lines.find(predicate);
+      if (found) return found;
+      if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for a log line');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}

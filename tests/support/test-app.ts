@@ -1,0 +1,54 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Express } from 'express';
+import * as renderer from '../../client/entry-server.tsx';
+import { createApp, type AppDeps } from '../../server/app.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
+import { createProdFrontend } from '../../server/frontend.ts';
+import { createLogger } from '../../server/logger.ts';
+import { LogCapture } from './logs.ts';
+
+export const DIAG_TOKEN = 'test-diagnostics-token-0123456789';
+export const DIAG = { 'x-diagnostics-token': DIAG_TOKEN };
+export const CLIENT_DIR = join(import.meta.dirname, '../../dist/client');
+
+export interface TestApp {
+  app: Express;
+  config: Config;
+  logs: LogCapture;
+  /** Only after listen(). */
+  url: string;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The real app over the built client, logging into memory; production mode unless told. */
+export function createTestApp(env: Record<string, string> = {}, deps: Partial<AppDeps> = {}): TestApp {
+  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'debug', DIAGNOSTICS_TOKEN: DIAG_TOKEN, DIGEST_KEY: 'test-digest-key-0123456789', ...env });
+  const logs = new LogCapture();
+  const logger = createLogger(config, logs);
+  const frontend = createProdFrontend(CLIENT_DIR, renderer);
+  const app = createApp(config, { logger, frontend, ...deps });
+  let server: Server | undefined;
+  const testApp: TestApp = {
+    app,
+    config,
+    logs,
+    url: '',
+    listen: () =>
+      new Promise((resolve) => {
+        server = createServer(app).listen(0, '127.0.0.1', () => {
+          testApp.url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+          resolve(testApp.url);
+        });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        if (!server) return resolve();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return testApp;
+}

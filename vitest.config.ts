@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // Compile JSX as the production build does (react/jsx-runtime, not jsxDEV), to match the
+  // production React loaded below.
+  oxc: { jsx: { runtime: 'automatic', development: false } },
+  test: {
+    include: ['tests/**/*.test.{ts,tsx}'],
+    // Builds the app once: production-mode tests, spawned servers and the browser need it.
+    globalSetup: ['tests/support/global-setup.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    // Two cores: spawned servers and Chromium are heavy; keep the pool small and steady.
+    maxWorkers: 2,
+    // React picks its build from NODE_ENV when first loaded: test what production runs,
+    // where error messages and stacks are never written into the HTML.
+    env: { NODE_ENV: 'production' },
+  },
+});
