@@ -11,7 +11,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         outDir: 'dist/server',
         emptyOutDir: true,
         target: 'node20',
-        rolldownOptions: { input: { index: 'server/index.ts' } },
+        rolldownOptions: {
+          input: { index: 'server/index.ts', instrument: 'server/instrument.ts', digest: 'scripts/digest/cli.ts' },
+        },
       }
     : {
         outDir: 'dist/client',

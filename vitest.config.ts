@@ -6,6 +6,8 @@ export default defineConfig({
   oxc: { jsx: { runtime: 'automatic', development: false } },
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
+    // The container test needs a container engine; `npm run test:container` runs it.
+    exclude: ['tests/container/**', 'node_modules/**'],
     // Builds the app once: production-mode tests, spawned servers and the browser need it.
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 20_000,
