@@ -1,5 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { createClientErrorsRouter } from './client-errors.ts';
 import type { Config } from './config.ts';
 import { createDiagnosticsRouter } from './diagnostics.ts';
 import { createDigester } from './errors/digest.ts';
@@ -42,6 +43,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
   app.use(rejectMalformedPath);
   app.use(deps.frontend.middleware);
+  app.use(createClientErrorsRouter(deps.logger));
   if (config.diagnosticsToken !== undefined) {
     app.use('/_diag', createDiagnosticsRouter(config.diagnosticsToken, page));
   }

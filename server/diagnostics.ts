@@ -29,7 +29,8 @@ function slowMs(req: Request): number {
 
 export function createDiagnosticsRouter(token: string, page: (page: PageRequest) => RequestHandler): Router {
   const router = Router();
-  router.use((req, _res, next) => {
+  router.use((req, res, next) => {
+    res.locals.route = req.baseUrl + req.path;
     next(tokenMatches(req.get(DIAGNOSTICS_HEADER), token) ? undefined : new HttpError(404));
   });
   router.all('/server-error', page({ route: 'diag-server-error', params: {} }));

@@ -29,7 +29,8 @@ export function createLogger(config: Config, destination?: DestinationStream): L
   return pino(options);
 }
 
-function pathOf(url: string | undefined): string {
+/** The path of a request URL; the query string may carry secrets (tokens, emails). */
+export function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
   const query = raw.indexOf('?');
   return query === -1 ? raw : raw.slice(0, query);
@@ -56,7 +57,6 @@ export function createHttpLogger(logger: Logger) {
     customErrorObject: (_req, res, _err, value) => accessFields(res, value),
     customErrorMessage: (_req, res) => `request completed with ${res.statusCode}`,
     serializers: {
-      // The query string may carry secrets (tokens, emails): log the path only.
       req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; remoteAddress: string }) => ({
         id: req.id,
         method: req.method,

@@ -26,7 +26,7 @@ export function createPageHandler(deps: { config: Config; failures: FailureRecor
       }
       const renderer = await deps.frontend.loadRenderer();
       streamReact(deps, req, res, next, 200, (options) =>
-        renderer.renderPage({ page, assets: deps.frontend.assets }, options),
+        renderer.renderPage({ page, assets: deps.frontend.assets, requestId: String(req.id) }, options),
       );
     };
 }

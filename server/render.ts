@@ -2,13 +2,13 @@ import type { NextFunction, Request, Response } from 'express';
 import { isbot } from 'isbot';
 import type { PipeableStream } from 'react-dom/server';
 import type { ErrorPageProps, StreamOptions } from '../client/entry-server.tsx';
-import type { PageAssets, PageRequest } from '../shared/runtime.ts';
+import type { RuntimeConfig } from '../shared/runtime.ts';
 import type { Config } from './config.ts';
 import type { FailureRecorder } from './errors/failures.ts';
 
 /** What the server needs of client/entry-server.tsx (loaded through Vite in dev). */
 export interface Renderer {
-  renderPage(config: { page: PageRequest; assets: PageAssets }, options: StreamOptions): PipeableStream;
+  renderPage(config: RuntimeConfig, options: StreamOptions): PipeableStream;
   renderErrorPage(props: ErrorPageProps, options: StreamOptions): PipeableStream;
 }
 

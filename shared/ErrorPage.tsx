@@ -39,7 +39,8 @@ export function ErrorPage(props: ErrorPageProps) {
     <main className="error" role="alert">
       <h2>{message}</h2>
       <p>
-        {DIGEST_LABEL}: <code data-digest="">{props.digest}</code>
+        {`${DIGEST_LABEL}: `}
+        <code data-digest="">{props.digest}</code>
       </p>
       {/* An empty href is the current URL, query included: a reload that needs no JavaScript. */}
       <a className="button" href="">

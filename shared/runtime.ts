@@ -20,9 +20,14 @@ export interface PageRequest {
 export interface RuntimeConfig {
   readonly page: PageRequest;
   readonly assets: PageAssets;
+  /** The page load's request id, sent back with client error reports. */
+  readonly requestId: string;
 }
 
 export const RUNTIME_GLOBAL = '__REACT_SSR_HOST__';
+
+/** Where browsers report their failures when Sentry is not configured. */
+export const CLIENT_ERRORS_PATH = '/api/client-errors';
 
 /** JSON that is safe inside an inline <script>: nothing can close the tag or start a comment. */
 export function serializeForScript(value: unknown): string {

@@ -61,7 +61,7 @@ describe('request logging', () => {
     const res = await request(app).get('/healthz').expect(200);
     const id = res.headers['x-request-id'];
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(logs.access(id)).toMatchObject({ level: LEVEL.debug, res: { statusCode: 200 } });
+    expect(logs.access(id as string)).toMatchObject({ level: LEVEL.debug, res: { statusCode: 200 } });
   });
 
   it('honours a sane incoming X-Request-Id and replaces one that is not', async () => {
@@ -80,7 +80,7 @@ describe('request logging', () => {
       .set('cookie', 'session=secret-cookie')
       .set('authorization', 'Bearer secret-bearer')
       .expect(200);
-    const line = logs.access(res.headers['x-request-id'])!;
+    const line = logs.access(res.headers['x-request-id'] as string)!;
     expect(line).toMatchObject({ level: LEVEL.info, req: { path: '/', headers: { cookie: '[redacted]', authorization: '[redacted]' } } });
     expect(JSON.stringify(logs.lines)).not.toMatch(/secret-(in-query|cookie|bearer)/);
   });

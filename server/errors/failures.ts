@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Digester } from './digest.ts';
 import { HttpError, statusOf } from './http-error.ts';
 import { serializeError } from './serialize-error.ts';
+import { pathOf } from '../logger.ts';
 
 // error → status → digest → one log line → report. Every path that meets a failure (the
 // terminal middleware, React's onError, process faults) comes here, and each error object is
@@ -52,7 +53,7 @@ export function createFailureRecorder(deps: { digester: Digester; logger: Logger
         error,
         reqId: String(req.id),
         method: req.method,
-        path: req.path,
+        path: pathOf(req.originalUrl),
         route: routeOf(req, res),
       };
       const fields = {

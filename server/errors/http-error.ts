@@ -27,8 +27,13 @@ export function statusOf(err: unknown): number {
   return 500;
 }
 
-/** The message a client may see: ours for expected 4xx, the bare status text otherwise. */
+/**
+ * The message a client may see: for a 4xx, ours or one its author marked safe to show
+ * (`expose`, the http-errors convention body-parser follows); otherwise the bare status text.
+ */
 export function publicMessage(err: unknown, status: number): string {
-  if (status < 500 && err instanceof HttpError) return err.message;
+  if (status < 500 && err instanceof Error && (err instanceof HttpError || (err as { expose?: unknown }).expose === true)) {
+    return err.message;
+  }
   return STATUS_CODES[status] ?? 'Error';
 }

@@ -1,0 +1,80 @@
+import express, { Router, type Request } from 'express';
+import type { Logger } from 'pino';
+import { HttpError } from './errors/http-error.ts';
+import { capStack, MAX_LINE_LENGTH } from './errors/serialize-error.ts';
+import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
+import { perClientLimit } from './rate-limit.ts';
+
+// Without Sentry, browsers report their failures here, so the server log alone covers both
+// sides: one structured line per client failure, with the digest the user sees.
+
+/** A report is a message and a capped stack: 16 KiB is ample and bounds abuse. */
+const MAX_REPORT_BYTES = 16 * 1024;
+/** A page that fails in a loop must not flood the log: 10 reports a minute per client. */
+const REPORTS_PER_MINUTE = 10;
+const KINDS = ['caught', 'uncaught', 'recoverable'] as const;
+const CLIENT_DIGEST = /^(c-[0-9a-z]{1,16}|[\w-]{16})$/;
+const REQUEST_ID = /^[\w.:@-]{1,128}$/;
+
+export interface ClientErrorReport {
+  digest: string;
+  kind: (typeof KINDS)[number];
+  type: string;
+  message: string;
+  stack?: string;
+  /** The page's path, without query string. */
+  path: string;
+  /** The request id of the page load, which the server wrote into the page. */
+  pageReqId?: string;
+}
+
+function text(value: unknown, name: string, max: number): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+    throw new HttpError(400, `Invalid client error report: "${name}" must be a string of 1 to ${max} characters`);
+  }
+  return value;
+}
+
+export function parseReport(body: unknown): ClientErrorReport {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'Invalid client error report: expected a JSON object');
+  }
+  const input = body as Record<string, unknown>;
+  const digest = text(input.digest, 'digest', 32);
+  if (!CLIENT_DIGEST.test(digest)) throw new HttpError(400, 'Invalid client error report: malformed "digest"');
+  const kind = text(input.kind, 'kind', 16) as ClientErrorReport['kind'];
+  if (!KINDS.includes(kind)) throw new HttpError(400, `Invalid client error report: "kind" must be one of ${KINDS.join(', ')}`);
+  const path = text(input.path, 'path', 2048);
+  if (!path.startsWith('/')) throw new HttpError(400, 'Invalid client error report: "path" must start with /');
+  const report: ClientErrorReport = {
+    digest,
+    kind,
+    type: text(input.type, 'type', 256),
+    message: text(input.message, 'message', MAX_LINE_LENGTH),
+    path: path.split('?')[0]!,
+  };
+  if (input.stack !== undefined) report.stack = capStack(text(input.stack, 'stack', MAX_REPORT_BYTES));
+  if (typeof input.pageReqId === 'string' && REQUEST_ID.test(input.pageReqId)) report.pageReqId = input.pageReqId;
+  return report;
+}
+
+export function createClientErrorsRouter(logger: Logger): Router {
+  const router = Router();
+  router.post(
+    CLIENT_ERRORS_PATH,
+    perClientLimit({ windowMs: 60_000, limit: REPORTS_PER_MINUTE }),
+    express.json({ limit: MAX_REPORT_BYTES, type: ['application/json', 'text/plain'] }),
+    (req: Request, res) => {
+      res.locals.route = CLIENT_ERRORS_PATH;
+      const report = parseReport(req.body);
+      const { stack, type, message, ...where } = report;
+      const level = report.kind === 'recoverable' ? 'warn' : 'error';
+      logger[level]({ side: 'client', reqId: req.id, ...where, error: { type, message, stack } }, 'client error');
+      res.status(204).end();
+    },
+  );
+  router.all(CLIENT_ERRORS_PATH, (req) => {
+    throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: 'POST' } });
+  });
+  return router;
+}

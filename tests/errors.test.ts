@@ -1,0 +1,201 @@
+import express from 'express';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import * as renderer from '../client/entry-server.tsx';
+import { createErrorHandler } from '../server/errors/error-handler.ts';
+import { createFailureRecorder } from '../server/errors/failures.ts';
+import { createDigester } from '../server/errors/digest.ts';
+import { createProdFrontend } from '../server/frontend.ts';
+import { serverErrorMessage } from '../shared/messages.ts';
+import { pageDigest, streamedDigest } from './support/digests.ts';
+import { getChunks } from './support/http.ts';
+import { LEVEL, LogCapture } from './support/logs.ts';
+import { CLIENT_DIR, createTestApp, DIAG } from './support/test-app.ts';
+import { createLogger } from '../server/logger.ts';
+import { loadConfig } from '../server/config.ts';
+
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
+/** What must never reach a client in production: messages, stack frames, file paths. */
+const LEAKS = /threw|rejected|\bat \w+ \(|\/work\/|\.tsx?\b|node_modules|file:\/\//;
+
+function requestId(res: { headers: Record<string, unknown> }): string {
+  return res.headers['x-request-id'] as string;
+}
+
+describe('server failures: digest on the page equals the digest of exactly one error log line', () => {
+  it('a render error before the shell answers 500 with the error page, no-store, and the digest it logged', async () => {
+    const { app, logs } = createTestApp();
+    const res = await request(app).get('/_diag/server-error').set(DIAG).set('user-agent', BROWSER_UA).expect(500);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
+    const digest = pageDigest(res.text);
+    expect(digest).toMatch(/^[\w-]{16}$/);
+    expect(res.text).toContain(`Digest: <code data-digest="">${digest}</code>`);
+    const failures = logs.failures(requestId(res));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({
+      level: LEVEL.error,
+      digest,
+      method: 'GET',
+      path: '/_diag/server-error',
+      status: 500,
+      route: 'page:diag-server-error',
+      error: { type: 'Error', message: 'Diagnostic server error: render threw before the shell' },
+    });
+    expect(logs.access(requestId(res))).toMatchObject({ digest, res: { statusCode: 500 } });
+    expect(res.text).not.toMatch(LEAKS);
+  });
+
+  it('a JSON route that throws answers JSON with a generic message and the digest', async () => {
+    const { app, logs } = createTestApp();
+    const res = await request(app).get('/_diag/api-error').set(DIAG).expect(500);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual({ error: { status: 500, message: 'Internal Server Error', digest: expect.stringMatching(/^[\w-]{16}$/) } });
+    const [failure, ...rest] = logs.failures(requestId(res));
+    expect(rest).toEqual([]);
+    expect(failure).toMatchObject({ digest: res.body.error.digest, route: '/_diag/api-error', status: 500 });
+    expect(res.text).not.toMatch(LEAKS);
+  });
+
+  it('a handler whose promise rejects answers 500 with the digest it logged', async () => {
+    const { app, logs } = createTestApp();
+    const res = await request(app).get('/_diag/async-error').set(DIAG).expect(500);
+    const digest = pageDigest(res.text);
+    expect(logs.failures(requestId(res)).map((line) => line.digest)).toEqual([digest]);
+    expect(res.text).not.toMatch(LEAKS);
+  });
+
+  it('a client that asks for JSON gets JSON for a page failure too, never HTML', async () => {
+    const { app } = createTestApp();
+    const res = await request(app).get('/_diag/server-error').set(DIAG).set('accept', 'application/json').expect(500);
+    expect(res.body.error).toMatchObject({ status: 500, message: 'Internal Server Error' });
+  });
+
+  it('an error inside Suspense after the shell keeps 200, logs once, and hands React the same digest', async () => {
+    const host = createTestApp();
+    await host.listen();
+    try {
+      const res = await getChunks(`${host.url}/_diag/stream-error`, { 'user-agent': BROWSER_UA, ...DIAG });
+      expect(res.status).toBe(200);
+      const digest = streamedDigest(res.body);
+      expect(digest).toMatch(/^[\w-]{16}$/);
+      const failures = host.logs.failures(requestId(res));
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatchObject({ digest, status: 500, headersSent: true, error: { message: expect.stringContaining('after the shell') } });
+      expect(res.body.trimEnd().endsWith('</html>')).toBe(true);
+      expect(res.body).not.toMatch(LEAKS);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('the same failure twice gives the same digest; different failures give different digests', async () => {
+    const { app } = createTestApp();
+    const first = pageDigest((await request(app).get('/_diag/server-error').set(DIAG)).text);
+    const second = pageDigest((await request(app).get('/_diag/server-error').set(DIAG)).text);
+    const other = (await request(app).get('/_diag/api-error').set(DIAG)).body.error.digest;
+    expect(first).toBe(second);
+    expect(other).not.toBe(first);
+  });
+
+  it('a different DIGEST_KEY gives a different digest for the same failure', async () => {
+    const a = pageDigest((await request(createTestApp().app).get('/_diag/server-error').set(DIAG)).text);
+    const b = pageDigest((await request(createTestApp({ DIGEST_KEY: 'another-key-0123456789' }).app).get('/_diag/server-error').set(DIAG)).text);
+    expect(a).not.toBe(b);
+  });
+
+  it('in development the page also shows the message and the stack', async () => {
+    const { app } = createTestApp({ NODE_ENV: 'development' });
+    const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
+    expect(res.text).toContain('Diagnostic server error: render threw before the shell');
+    expect(res.text).toMatch(/at ServerErrorPage/);
+  });
+
+  it('never reflects a forged Host header; a configured PUBLIC_HOSTNAME wins', async () => {
+    const forged = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).set('host', 'evil_host<script>');
+    expect(forged.text).toContain(serverErrorMessage('this site'));
+    expect(forged.text).not.toContain('evil_host');
+    const configured = await request(createTestApp({ PUBLIC_HOSTNAME: 'shop.example.com' }).app).get('/_diag/server-error').set(DIAG);
+    expect(configured.text).toContain(serverErrorMessage('shop.example.com'));
+  });
+
+  it('falls back to a static page with the same text and digest when the error page itself throws', async () => {
+    const broken = { ...renderer, renderErrorPage: () => { throw new Error('error page is broken'); } };
+    const frontend = createProdFrontend(CLIENT_DIR, broken);
+    const { app, logs } = createTestApp({}, { frontend });
+    const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
+    expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
+    const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)?.[1];
+    expect(logs.failures(requestId(res)).map((line) => line.digest)).toContain(digest);
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('expected failures get their 4xx, never a 500', () => {
+  it('an unknown page renders the React not-found page with 404, no digest, logged at info', async () => {
+    const { app, logs } = createTestApp();
+    const res = await request(app).get('/no-such-page').expect(404);
+    expect(res.text).toContain('This page could not be found.');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(pageDigest(res.text)).toBeUndefined();
+    const lines = logs.forRequest(requestId(res));
+    expect(lines.every((line) => line.level === LEVEL.info)).toBe(true);
+    expect(lines.some((line) => line.digest !== undefined)).toBe(false);
+  });
+
+  it('an unknown JSON path gets a JSON 404', async () => {
+    const { app } = createTestApp();
+    const res = await request(app).get('/api/nothing-here').expect(404);
+    expect(res.body).toEqual({ error: { status: 404, message: 'This page could not be found.' } });
+  });
+
+  it('malformed percent-encoding in the path is a 400', async () => {
+    const { app, logs } = createTestApp();
+    const res = await request(app).get('/%E0%A4%A').expect(400);
+    expect(res.text).toContain('Malformed URL');
+    expect(logs.failures(requestId(res))[0]).toMatchObject({ level: LEVEL.info, status: 400 });
+  });
+
+  it('an unsupported method on a page is a 405 with Allow', async () => {
+    const { app } = createTestApp();
+    const res = await request(app).post('/').send('x=1').expect(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('diagnostic routes are plain 404s without the token, or when none is configured', async () => {
+    await request(createTestApp().app).get('/_diag/server-error').set('x-diagnostics-token', 'wrong-token-0123456789').expect(404);
+    await request(createTestApp().app).get('/_diag/server-error').expect(404);
+    await request(createTestApp({ DIAGNOSTICS_TOKEN: '' }).app).get('/_diag/server-error').set(DIAG).expect(404);
+  });
+
+  it('the slow diagnostic page rejects a delay that is not a number', async () => {
+    await request(createTestApp().app).get('/_diag/slow?ms=abc').set(DIAG).expect(400);
+  });
+});
+
+describe('after headers are sent', () => {
+  it('an error outside React is logged once and the socket is ended, never a second page', async () => {
+    const config = loadConfig({ NODE_ENV: 'production' });
+    const logs = new LogCapture();
+    const logger = createLogger(config, logs);
+    const failures = createFailureRecorder({ digester: createDigester(undefined), logger });
+    const app = express();
+    app.use((req, _res, next) => {
+      req.id = 'after-headers-1';
+      next();
+    });
+    app.get('/', (_req, res, next) => {
+      res.status(200).type('html').write('<p>first page');
+      next(new Error('failed after the headers were sent'));
+    });
+    app.use(createErrorHandler({ config, failures, loadRenderer: () => Promise.resolve(renderer) }));
+    const err = await request(app).get('/').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(err).toBeDefined();
+    expect(logs.failures('after-headers-1')).toHaveLength(1);
+    expect(logs.failures('after-headers-1')[0]).toMatchObject({ headersSent: true, status: 500 });
+  });
+});
