@@ -21,7 +21,8 @@ reloadOnStaleChunk();
 /** Marks the document once React has hydrated it (an effect runs only after hydration). */
 function Hydrated({ children }: { children: ReactNode }) {
   useEffect(() => {
-      }, []);
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return children;
 }
 

@@ -19,7 +19,7 @@ function send(kind: Kind, error: unknown, digest: string): void {
     digest,
     type: err.name || 'Error',
     message: err.message || '(no message)',
-    stack: err.stack?.slice(0, MAX_STACK_CHARS),
+    stack: err.stack ? err.stack.slice(0, MAX_STACK_CHARS) : undefined,
     path: window.location.pathname,
     pageReqId: window[RUNTIME_GLOBAL]?.requestId,
   });

@@ -53,7 +53,7 @@ export function parseReport(body: unknown): ClientErrorReport {
     message: text(input.message, 'message', MAX_LINE_LENGTH),
     path: path.split('?')[0]!,
   };
-  if (input.stack !== undefined) report.stack = capStack(text(input.stack, 'stack', MAX_REPORT_BYTES));
+  if (input.stack !== undefined && input.stack !== '') report.stack = capStack(text(input.stack, 'stack', MAX_REPORT_BYTES));
   if (typeof input.pageReqId === 'string' && REQUEST_ID.test(input.pageReqId)) report.pageReqId = input.pageReqId;
   return report;
 }

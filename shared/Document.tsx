@@ -22,6 +22,8 @@ export function Document({ title, assets, inlineCss, nonce, children }: Document
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <title>{title}</title>
+        {/* No favicon yet: an empty data URL stops the browser asking for /favicon.ico (a 404). */}
+        <link rel="icon" href="data:," />
         {assets?.styles.map((href) => <link key={href} rel="stylesheet" href={href} precedence="default" />)}
         {inlineCss !== undefined && <style nonce={nonce} dangerouslySetInnerHTML={{ __html: inlineCss }} />}
       </head>
