@@ -31,7 +31,7 @@ function Page({ page }: { page: RuntimeConfig['page'] }) {
 /** The whole document; the server renders it and the browser hydrates the same tree. */
 export function App({ config }: { config: RuntimeConfig }) {
   return (
-    <Document title={TITLES[config.page.route]} assets={config.assets}>
+    <Document title={TITLES[config.page.route]} assets={config.assets} trace={config.trace}>
       <RootErrorBoundary>
         <ResourceProvider>
           <Page page={config.page} />

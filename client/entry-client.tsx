@@ -3,7 +3,7 @@ import { StrictMode, useEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { RUNTIME_GLOBAL, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
-import { reportCaughtError, reportRecoverableError, showFatalError } from './report-error.tsx';
+import { createErrorHooks, reportToServer } from './report-error.tsx';
 import { reloadOnStaleChunk } from './stale-chunk.ts';
 import './styles.css';
 
@@ -17,6 +17,10 @@ const config = window[RUNTIME_GLOBAL];
 if (config === undefined) throw new Error('The server did not write the runtime configuration');
 
 reloadOnStaleChunk();
+
+// Sentry starts before hydration so the page load and any hydration error are seen; without a
+// DSN its chunk is never fetched and failures go to the server's own endpoint.
+const errorHooks = config.sentry ? (await import('./sentry.ts')).initSentry(config.sentry) : createErrorHooks(reportToServer);
 
 /** Marks the document once React has hydrated it (an effect runs only after hydration). */
 function Hydrated({ children }: { children: ReactNode }) {
@@ -33,9 +37,5 @@ hydrateRoot(
       <App config={config} />
     </Hydrated>
   </StrictMode>,
-  {
-    onUncaughtError: showFatalError,
-    onCaughtError: reportCaughtError,
-    onRecoverableError: reportRecoverableError,
-  },
+  errorHooks,
 );

@@ -4,15 +4,24 @@ import { clientDigest } from '../shared/client-digest.ts';
 import { ErrorPage } from '../shared/ErrorPage.tsx';
 import { CLIENT_ERRORS_PATH, RUNTIME_GLOBAL } from '../shared/runtime.ts';
 
-// React 19's root error hooks. Each failure is logged to the console once, with its digest,
-// and reported to the server so the operator's log holds it too.
+// React 19's root error hooks. Each failure is logged to the console once with its digest and
+// reported once: to Sentry when it is configured (client/sentry.ts wraps these hooks), else to
+// the server's own endpoint so the operator's log holds it too.
 
 /** The server caps reports at 16 KiB; stay well inside it. */
 const MAX_STACK_CHARS = 8_000;
 
-type Kind = 'caught' | 'uncaught' | 'recoverable';
+export type Kind = 'caught' | 'uncaught' | 'recoverable';
+export type Report = (kind: Kind, error: unknown, digest: string) => void;
+export type RootErrorHook = (error: unknown, info: ErrorInfo) => void;
 
-function send(kind: Kind, error: unknown, digest: string): void {
+/** The digest a user sees for this error: the server's for a recovered server error. */
+export function digestOf(error: unknown): string {
+  const serverDigest = (error as { digest?: unknown } | null)?.digest;
+  return typeof serverDigest === 'string' ? serverDigest : clientDigest(error);
+}
+
+export const reportToServer: Report = (kind, error, digest) => {
   const err = error instanceof Error ? error : new Error(String(error));
   const body = JSON.stringify({
     kind,
@@ -27,29 +36,34 @@ function send(kind: Kind, error: unknown, digest: string): void {
   void fetch(CLIENT_ERRORS_PATH, { method: 'POST', keepalive: true, headers: { 'Content-Type': 'application/json' }, body }).catch(
     () => {},
   );
-}
+};
 
-/** An error the root boundary caught; the boundary already shows the client error page. */
-export function reportCaughtError(error: unknown, info: ErrorInfo): void {
-  const digest = clientDigest(error);
-  console.error(`Client error (digest ${digest})`, error, info.componentStack ?? '');
-  send('caught', error, digest);
-}
-
-/** React recovered, e.g. by rendering in the browser a boundary the server failed to render. */
-export function reportRecoverableError(error: unknown, info: ErrorInfo): void {
-  const serverDigest = (error as { digest?: unknown } | null)?.digest;
-  const digest = typeof serverDigest === 'string' ? serverDigest : clientDigest(error);
-  console.warn(`Recovered from an error (digest ${digest})`, error, info.componentStack ?? '');
-  send('recoverable', error, digest);
-}
-
-/** An error no boundary caught: React unmounted the tree, so the page is rebuilt from scratch. */
-export function showFatalError(error: unknown, info: ErrorInfo): void {
-  const digest = clientDigest(error);
-  console.error(`Uncaught client error (digest ${digest})`, error, info.componentStack ?? '');
-  send('uncaught', error, digest);
+function showClientErrorPage(digest: string): void {
   const container = document.createElement('div');
   document.body.replaceChildren(container);
   createRoot(container).render(<ErrorPage side="client" hostname={window.location.hostname} digest={digest} />);
+}
+
+export function createErrorHooks(report?: Report) {
+  return {
+    /** An error the root boundary caught; the boundary already shows the client error page. */
+    onCaughtError(error: unknown, info: ErrorInfo) {
+      const digest = digestOf(error);
+      console.error(`Client error (digest ${digest})`, error, info.componentStack ?? '');
+      report?.('caught', error, digest);
+    },
+    /** React recovered, e.g. by rendering in the browser a boundary the server failed to render. */
+    onRecoverableError(error: unknown, info: ErrorInfo) {
+      const digest = digestOf(error);
+      console.warn(`Recovered from an error (digest ${digest})`, error, info.componentStack ?? '');
+      report?.('recoverable', error, digest);
+    },
+    /** No boundary caught it: React unmounted the tree, so the error page is built afresh. */
+    onUncaughtError(error: unknown, info: ErrorInfo) {
+      const digest = digestOf(error);
+      console.error(`Uncaught client error (digest ${digest})`, error, info.componentStack ?? '');
+      report?.('uncaught', error, digest);
+      showClientErrorPage(digest);
+    },
+  } satisfies Record<string, RootErrorHook>;
 }

@@ -8,6 +8,8 @@ import { createErrorHandler } from './errors/error-handler.ts';
 import { createFailureRecorder, type Reporter } from './errors/failures.ts';
 import { HttpError } from './errors/http-error.ts';
 import type { Frontend } from './frontend.ts';
+import type { TraceMeta } from '../shared/runtime.ts';
+import { createTunnelRouter } from './tunnel.ts';
 import { createHealthRouter } from './health.ts';
 import { createHttpLogger } from './logger.ts';
 import { createPageHandler } from './pages.ts';
@@ -17,8 +19,8 @@ export interface AppDeps {
   frontend: Frontend;
   /** True once the process has begun to drain; readiness then answers 503. */
   isShuttingDown?: () => boolean;
-  /** Failures besides the log (Sentry); 5xx only. */
-  reporter?: Reporter;
+  /** Sentry, when configured: where 5xx failures are reported, and the request's trace. */
+  telemetry?: { report: Reporter; traceMeta: () => TraceMeta | undefined };
 }
 
 /** A path whose percent-encoding is broken cannot be routed: 400, not a 500 from deep inside. */
@@ -33,8 +35,8 @@ const rejectMalformedPath: RequestHandler = (req, _res, next) => {
 
 /** The middleware order below is the table of contents of a request. Nothing listens here. */
 export function createApp(config: Config, deps: AppDeps): Express {
-  const failures = createFailureRecorder({ digester: createDigester(config.digestKey), logger: deps.logger, reporter: deps.reporter });
-  const page = createPageHandler({ config, failures, frontend: deps.frontend });
+  const failures = createFailureRecorder({ digester: createDigester(config.digestKey), logger: deps.logger, reporter: deps.telemetry?.report });
+  const page = createPageHandler({ config, failures, frontend: deps.frontend, traceMeta: deps.telemetry?.traceMeta });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -44,6 +46,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(rejectMalformedPath);
   app.use(deps.frontend.middleware);
   app.use(createClientErrorsRouter(deps.logger));
+  if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry));
   if (config.diagnosticsToken !== undefined) {
     app.use('/_diag', createDiagnosticsRouter(config.diagnosticsToken, page));
   }

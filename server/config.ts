@@ -8,6 +8,8 @@ export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const DEFAULT_STREAM_TIMEOUT_MS = 5_000;
 /** Kubernetes waits 30 s before SIGKILL by default; finish well inside that. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** Long enough for a healthy Sentry ingest, short enough not to pile up sockets when it is not. */
+export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
 /** A per-deployment secret must be long enough not to be guessed. */
 const MIN_SECRET_LENGTH = 16;
 
@@ -32,6 +34,21 @@ export interface Config {
   /** When set, the host name shown on error pages; the request's Host is never reflected. */
   readonly publicHostname: string | undefined;
   readonly release: string;
+  /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
+  readonly sentry: SentryConfig | undefined;
+}
+
+export interface SentryConfig {
+  readonly dsn: string;
+  readonly environment: string;
+  /** Undefined: trace ids still propagate (sentry-trace/baggage), but no spans are sent. */
+  readonly tracesSampleRate: number | undefined;
+  /** Same-origin path the browser SDK posts envelopes to. */
+  readonly tunnelPath: string;
+  /** DSNs the tunnel forwards for: the configured one plus SENTRY_TUNNEL_ALLOWED_DSNS. */
+  readonly allowedDsns: readonly string[];
+  /** How long the tunnel waits for Sentry before answering 504. */
+  readonly tunnelTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -84,6 +101,41 @@ function hostname(env: Env, name: string): string | undefined {
   return raw.toLowerCase();
 }
 
+function dsn(name: string, raw: string): string {
+  try {
+    const url = new URL(raw);
+    const projectId = url.pathname.split('/').pop();
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.username && projectId && /^\d+$/.test(projectId)) return raw;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(name, raw, 'a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123');
+}
+
+function rate(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!/^(0|1|0?\.\d+|1\.0+)$/.test(raw) || value < 0 || value > 1) throw new ConfigError(name, raw, 'a number from 0 to 1');
+  return value;
+}
+
+function sentry(env: Env, nodeEnv: NodeEnv): SentryConfig | undefined {
+  if (!env.SENTRY_DSN) return undefined;
+  const primary = dsn('SENTRY_DSN', env.SENTRY_DSN);
+  const extra = (env.SENTRY_TUNNEL_ALLOWED_DSNS ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  const tunnelPath = env.SENTRY_TUNNEL_PATH || '/monitoring';
+  if (!/^\/[\w-]+(\/[\w-]+)*$/.test(tunnelPath)) throw new ConfigError('SENTRY_TUNNEL_PATH', tunnelPath, 'a path such as /monitoring');
+  return {
+    dsn: primary,
+    environment: env.SENTRY_ENVIRONMENT || nodeEnv,
+    tracesSampleRate: rate(env, 'SENTRY_TRACES_SAMPLE_RATE'),
+    tunnelPath,
+    allowedDsns: [primary, ...extra.map((item) => dsn('SENTRY_TUNNEL_ALLOWED_DSNS', item))],
+    tunnelTimeoutMs: integer(env, 'SENTRY_TUNNEL_TIMEOUT_MS', DEFAULT_TUNNEL_TIMEOUT_MS, 100, 60_000),
+  };
+}
+
 function trustProxy(env: Env): TrustProxy {
   const raw = env.TRUST_PROXY?.trim();
   if (raw === undefined || raw === '' || raw === 'false') return false;
@@ -110,5 +162,6 @@ export function loadConfig(env: Env): Config {
     trustProxy: trustProxy(env),
     publicHostname: hostname(env, 'PUBLIC_HOSTNAME'),
     release: env.RELEASE || 'react-ssr-host@dev',
+    sentry: Object.freeze(sentry(env, nodeEnv)),
   });
 }

@@ -25,12 +25,20 @@ async function createFrontend(config: Config): Promise<Frontend> {
   return createProdFrontend(join(root, 'dist/client'), renderer);
 }
 
-/** A fault outside any request: log it with a digest, then exit so the supervisor restarts us. */
-function handleProcessFaults(config: Config, logger: Logger): void {
-  const digest = createDigester(config.digestKey);
-  const fatal = (kind: string) => (error: unknown) => {
-    logger.fatal({ digest: digest(error), kind, error: serializeError(error) }, 'process fault: exiting');
+/** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
+type SentryModule = typeof import('./sentry.ts');
+
+/** A fault outside any request: log and report it with a digest, flush, exit so we restart. */
+function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined): void {
+  const digester = createDigester(config.digestKey);
+  const fatal = (kind: string) => async (error: unknown) => {
+    const digest = digester(error);
+    logger.fatal({ digest, kind, error: serializeError(error) }, 'process fault: exiting');
     logger.flush();
+    if (sentry) {
+      sentry.reportFault(error, digest);
+      await sentry.closeSentry();
+    }
     process.exit(1);
   };
   process.on('uncaughtException', fatal('uncaughtException'));
@@ -47,7 +55,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config);
-  handleProcessFaults(config, logger);
+  const sentry = config.sentry ? await import('./sentry.ts') : undefined;
+  handleProcessFaults(config, logger, sentry);
   if (config.digestKey === undefined && config.isProduction) {
     logger.warn('DIGEST_KEY is not set: digests will differ between processes and releases');
   }
@@ -55,11 +64,14 @@ async function main(): Promise<void> {
   const frontend = await createFrontend(config);
   const server = createServer();
   const drain = createDrain(server, logger, config.shutdownGraceMs);
-  server.on('request', createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown }));
+  const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
+  server.on('request', createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry }));
 
   const stop = async (signal: string) => {
     const clean = await drain.drain(signal);
     await frontend.close();
+    // Sentry's client flushes only on beforeExit, which a signal never reaches.
+    if (sentry) await sentry.closeSentry();
     logger.info({ clean }, 'stopped');
     logger.flush();
     process.exit(clean ? 0 : 1);

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { PageRequest } from '../shared/runtime.ts';
+import type { BrowserSentryConfig, PageRequest, TraceMeta } from '../shared/runtime.ts';
 import type { Config } from './config.ts';
 import { HttpError } from './errors/http-error.ts';
 import type { FailureRecorder } from './errors/failures.ts';
@@ -13,7 +13,23 @@ const PAGE_METHODS = 'GET, HEAD';
  * Pages answer GET and HEAD only (405 with Allow otherwise, RFC 9110 §15.5.6); HEAD gets the
  * headers without rendering anything (RFC 9110 §9.3.2).
  */
-export function createPageHandler(deps: { config: Config; failures: FailureRecorder; frontend: Frontend }) {
+interface PageDeps {
+  config: Config;
+  failures: FailureRecorder;
+  frontend: Frontend;
+  /** The request's trace, when Sentry is on (see server/sentry.ts). */
+  traceMeta?: () => TraceMeta | undefined;
+}
+
+function browserSentry(config: Config): BrowserSentryConfig | undefined {
+  const { sentry } = config;
+  if (sentry === undefined) return undefined;
+  const { dsn, environment, tunnelPath, tracesSampleRate } = sentry;
+  return { dsn, environment, tracesSampleRate, tunnel: tunnelPath, release: config.release };
+}
+
+export function createPageHandler(deps: PageDeps) {
+  const sentry = browserSentry(deps.config);
   return (page: PageRequest): RequestHandler =>
     async (req, res, next) => {
       res.locals.route = `page:${page.route}`;
@@ -25,8 +41,7 @@ export function createPageHandler(deps: { config: Config; failures: FailureRecor
         return;
       }
       const renderer = await deps.frontend.loadRenderer();
-      streamReact(deps, req, res, next, 200, (options) =>
-        renderer.renderPage({ page, assets: deps.frontend.assets, requestId: String(req.id) }, options),
-      );
+      const runtime = { page, assets: deps.frontend.assets, requestId: String(req.id), trace: deps.traceMeta?.(), sentry };
+      streamReact(deps, req, res, next, 200, (options) => renderer.renderPage(runtime, options));
     };
 }

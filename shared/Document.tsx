@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { preloadModule } from 'react-dom';
-import type { PageAssets } from './runtime.ts';
+import type { PageAssets, TraceMeta } from './runtime.ts';
 
 interface DocumentProps {
   title: string;
@@ -8,11 +8,12 @@ interface DocumentProps {
   /** Inline CSS for pages that must not depend on any asset (the error pages). */
   inlineCss?: string;
   nonce?: string;
+  trace?: TraceMeta;
   children: ReactNode;
 }
 
 /** The <html> shell. Rendered by the server and hydrated as `document` by the browser. */
-export function Document({ title, assets, inlineCss, nonce, children }: DocumentProps) {
+export function Document({ title, assets, inlineCss, nonce, trace, children }: DocumentProps) {
   // React hoists these into <head> as <link rel="modulepreload"> (React 19 resource APIs).
   for (const href of assets?.preloads ?? []) preloadModule(href);
   return (
@@ -22,6 +23,8 @@ export function Document({ title, assets, inlineCss, nonce, children }: Document
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <title>{title}</title>
+        {trace && <meta name="sentry-trace" content={trace.sentryTrace} />}
+        {trace && <meta name="baggage" content={trace.baggage} />}
         {/* No favicon yet: an empty data URL stops the browser asking for /favicon.ico (a 404). */}
         <link rel="icon" href="data:," />
         {assets?.styles.map((href) => <link key={href} rel="stylesheet" href={href} precedence="default" />)}

@@ -17,11 +17,29 @@ export interface PageRequest {
   readonly params: Readonly<Record<string, number>>;
 }
 
+/** The server request's trace (Sentry's sentry-trace and baggage), continued by the browser. */
+export interface TraceMeta {
+  readonly sentryTrace: string;
+  readonly baggage: string;
+}
+
+/** The browser SDK's settings, written by the server so one build serves every environment. */
+export interface BrowserSentryConfig {
+  readonly dsn: string;
+  readonly release: string;
+  readonly environment: string;
+  readonly tunnel: string;
+  readonly tracesSampleRate: number | undefined;
+}
+
 export interface RuntimeConfig {
   readonly page: PageRequest;
   readonly assets: PageAssets;
   /** The page load's request id, sent back with client error reports. */
   readonly requestId: string;
+  readonly trace?: TraceMeta;
+  /** Absent when Sentry is off: the browser then reports failures to CLIENT_ERRORS_PATH. */
+  readonly sentry?: BrowserSentryConfig;
 }
 
 export const RUNTIME_GLOBAL = '__REACT_SSR_HOST__';

@@ -1,0 +1,124 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface EnvelopeItem {
+  header: Record<string, unknown> & { type: string };
+  payload: Buffer;
+  /** The payload parsed as JSON, when it is JSON. */
+  json?: Record<string, unknown>;
+}
+
+export interface Envelope {
+  path: string;
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+  header: Record<string, unknown>;
+  items: EnvelopeItem[];
+}
+
+/** Parses Sentry's envelope format: a header line, then per item a header line and a payload. */
+export function parseEnvelope(raw: Buffer): Pick<Envelope, 'header' | 'items'> {
+  let offset = 0;
+  const line = (): Buffer => {
+    const end = raw.indexOf(0x0a, offset);
+    const stop = end === -1 ? raw.length : end;
+    const out = raw.subarray(offset, stop);
+    offset = stop + 1;
+    return out;
+  };
+  const header = JSON.parse(line().toString('utf8')) as Record<string, unknown>;
+  const items: EnvelopeItem[] = [];
+  while (offset < raw.length) {
+    const headerLine = line();
+    if (headerLine.length === 0) continue;
+    const itemHeader = JSON.parse(headerLine.toString('utf8')) as EnvelopeItem['header'];
+    let payload: Buffer;
+    if (typeof itemHeader.length === 'number') {
+      payload = raw.subarray(offset, offset + itemHeader.length);
+      offset += itemHeader.length + 1;
+    } else {
+      payload = line();
+    }
+    let json: Record<string, unknown> | undefined;
+    try {
+      json = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      json = undefined;
+    }
+    items.push({ header: itemHeader, payload, json });
+  }
+  return { header, items };
+}
+
+export type IngestMode = { kind: 'ok' } | { kind: 'rate-limited'; retryAfter: string; limits: string } | { kind: 'hang' } | { kind: 'redirect' };
+
+/** A real HTTP server standing in for Sentry's ingest: records and parses every envelope. */
+export class FakeSentry {
+  readonly envelopes: Envelope[] = [];
+  mode: IngestMode = { kind: 'ok' };
+  private server: Server | undefined;
+  private port = 0;
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        try {
+          this.envelopes.push({ path: req.url ?? '', headers: req.headers, raw, ...parseEnvelope(raw) });
+        } catch {
+          // not an envelope: recorded nowhere, answered below all the same
+        }
+        this.answer(res);
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  private answer(res: import('node:http').ServerResponse): void {
+    const mode = this.mode;
+    if (mode.kind === 'hang') return;
+    if (mode.kind === 'redirect') return void res.writeHead(302, { Location: 'http://127.0.0.1:9/elsewhere' }).end();
+    if (mode.kind === 'rate-limited') {
+      return void res.writeHead(429, { 'Retry-After': mode.retryAfter, 'X-Sentry-Rate-Limits': mode.limits }).end();
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"id":"ok"}');
+  }
+
+  get dsn(): string {
+    return `http://public@127.0.0.1:${this.port}/1`;
+  }
+
+  /** Error events (item type "event"). */
+  events(): Record<string, unknown>[] {
+    return this.envelopes.flatMap((e) => e.items).filter((i) => i.header.type === 'event' && i.json).map((i) => i.json!);
+  }
+
+  /** Every trace id seen in transactions or streamed spans. */
+  traceIds(): string[] {
+    const ids = new Set<string>();
+    for (const envelope of this.envelopes) {
+      const trace = (envelope.header.trace as { trace_id?: string } | undefined)?.trace_id;
+      if (trace) ids.add(trace);
+    }
+    return [...ids];
+  }
+
+  async waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+    const started = Date.now();
+    for (;;) {
+      const value = probe();
+      if (value !== undefined) return value;
+      if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for the fake Sentry ingest');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
