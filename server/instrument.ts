@@ -5,6 +5,8 @@ import { loadConfig, type Config } from './config.ts';
 /** Request headers worth having on an event; everything else (cookies, auth, tokens) stays. */
 const REQUEST_HEADERS_SENT = ['user-agent', 'accept', 'accept-language', 'content-type', 'referer', 'x-request-id'];
 
+const OWN_FAULT_HANDLING = new Set(['OnUncaughtException', 'OnUnhandledRejection']);
+
 function configOrUndefined(): Config | undefined {
   try {
     return loadConfig(process.env);
@@ -31,8 +33,13 @@ if (config?.sentry) {
       urlQueryParams: false,
     },
     // The error pipeline captures each 5xx itself, tagged with its digest, render errors
-    // included (which Express never sees); the integration would capture some twice.
-    integrations: [Sentry.expressIntegration({ shouldHandleError: false })],
+    // included (which Express never sees); the integration would capture some twice. Process
+    // faults too are ours (server/index.ts): Sentry's handlers would capture them untagged
+    // first, and its dedupe would then drop ours.
+    integrations: (defaults) => [
+      ...defaults.filter((integration) => !OWN_FAULT_HANDLING.has(integration.name)),
+      Sentry.expressIntegration({ shouldHandleError: false }),
+    ],
     // The tunnel relays the browser's own telemetry; tracing it would only add noise.
     ignoreSpans: [new RegExp(`^\\w+ ${sentry.tunnelPath}$`), /^\w+ \/(healthz|readyz)$/],
   });

@@ -1,0 +1,62 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage } from '../support/browser.ts';
+import { FakeSentry } from '../support/fake-sentry.ts';
+import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { DIAG, DIAG_TOKEN } from '../support/test-app.ts';
+
+describe('Sentry in a real browser', () => {
+  const sentry = new FakeSentry();
+  let server: SpawnedServer;
+  let browser: Browser;
+  let origin: string;
+  beforeAll(async () => {
+    await sentry.start();
+    server = await spawnServer(
+      { SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN },
+      ['node', '--import', './dist/server/instrument.js', 'dist/server/index.js'],
+    );
+    origin = server.url.replace('127.0.0.1', 'localhost');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop('SIGKILL');
+    await sentry.stop();
+  });
+
+  it('a client-side throw reaches the ingest through the same-origin tunnel, tagged with the digest on the page', async () => {
+    const { page, close } = await openPage(browser, DIAG);
+    const tunnelled: string[] = [];
+    page.on('request', (req) => tunnelled.push(new URL(req.url()).pathname));
+    await page.goto(`${origin}/_diag/client-error`);
+    const digest = await page.locator('code[data-digest]').innerText();
+    expect(digest).toMatch(/^c-[0-9a-z]+$/);
+    const event = await sentry.waitFor(() => sentry.events().find((e) => (e.tags as Record<string, string>)?.digest === digest));
+    expect(event.platform).toBe('javascript');
+    expect(tunnelled).toContain('/monitoring');
+    // Sentry reported it, so the browser did not also post it to the server's own endpoint.
+    expect(tunnelled).not.toContain('/api/client-errors');
+    await close();
+  });
+
+  it('the page load joins the server request\'s trace', async () => {
+    const { page, close } = await openPage(browser);
+    await page.goto(`${origin}/`);
+    const meta = await page.locator('meta[name="sentry-trace"]').getAttribute('content');
+    const traceId = meta?.split('-')[0];
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    await page.waitForSelector('html[data-hydrated="true"]');
+    // The browser's page-load span is sent when it ends; the envelope header names its trace.
+    const browserEnvelope = await sentry.waitFor(
+      () => sentry.envelopes.find((e) => (e.header.trace as { trace_id?: string } | undefined)?.trace_id === traceId && e.raw.includes('pageload')),
+      20_000,
+    );
+    expect(browserEnvelope).toBeDefined();
+    // Same-origin fetches carry the trace on to the server.
+    const fetched = page.waitForRequest((req) => req.url().endsWith('/healthz'));
+    await page.evaluate(() => fetch('/healthz'));
+    expect((await fetched).headers()['sentry-trace']).toMatch(new RegExp(`^${traceId}-`));
+    await close();
+  });
+});

@@ -1,0 +1,115 @@
+import request from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pageDigest, streamedDigest } from './support/digests.ts';
+import { FakeSentry } from './support/fake-sentry.ts';
+import { getChunks } from './support/http.ts';
+import { spawnServer, type SpawnedServer } from './support/spawn-server.ts';
+import { createTestApp, DIAG, DIAG_TOKEN } from './support/test-app.ts';
+
+const WITH_SENTRY = ['node', '--import', './dist/server/instrument.js', 'dist/server/index.js'];
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
+const SECRETS = { cookie: 'session=secret-cookie-value', authorization: 'Bearer secret-bearer-value' };
+
+function tags(event: Record<string, unknown>): Record<string, string> {
+  return (event.tags ?? {}) as Record<string, string>;
+}
+
+describe('Sentry on the server (real SDK, fake ingest)', () => {
+  const sentry = new FakeSentry();
+  let server: SpawnedServer;
+  beforeAll(async () => {
+    await sentry.start();
+    server = await spawnServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, RELEASE: 'test-release' }, WITH_SENTRY);
+  });
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await sentry.stop();
+  });
+
+  async function eventFor(digest: string | undefined) {
+    expect(digest).toBeDefined();
+    await sentry.waitFor(() => (sentry.events().some((e) => tags(e).digest === digest) ? true : undefined));
+    // A short settle, then count: exactly one event per failure.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return sentry.events().filter((e) => tags(e).digest === digest);
+  }
+
+  it.each([
+    ['a render error before the shell', '/_diag/server-error', (body: string) => pageDigest(body)],
+    ['a throwing JSON route', '/_diag/api-error', (body: string) => (JSON.parse(body) as { error: { digest: string } }).error.digest],
+    ['a rejected handler promise', '/_diag/async-error', (body: string) => pageDigest(body)],
+    ['an error inside Suspense after the shell', '/_diag/stream-error', (body: string) => streamedDigest(body)],
+  ])('%s sends one event tagged with the digest of the page and the log line', async (_name, path, digestOf) => {
+    const res = await getChunks(`${server.url}${path}?token=secret-query-value`, { 'user-agent': BROWSER_UA, ...DIAG, ...SECRETS });
+    const digest = digestOf(res.body);
+    const events = await eventFor(digest);
+    expect(events).toHaveLength(1);
+    const reqId = res.headers['x-request-id'];
+    expect(tags(events[0]!)).toMatchObject({ digest, request_id: reqId });
+    expect(events[0]).toMatchObject({ release: 'test-release', environment: 'production' });
+    const logged = server.logs.lines.filter((line) => line.reqId === reqId && line.error !== undefined);
+    expect(logged.map((line) => line.digest)).toEqual([digest]);
+  });
+
+  it('sends nothing for a 404 or a bad request', async () => {
+    const before = sentry.events().length;
+    await getChunks(`${server.url}/no-such-page`);
+    await getChunks(`${server.url}/%E0%A4%A`);
+    const marker = await getChunks(`${server.url}/_diag/api-error`, DIAG);
+    await eventFor(JSON.parse(marker.body).error.digest);
+    expect(sentry.events().length).toBe(before + 1);
+  });
+
+  it('no event carries cookies, credentials, bodies or query strings', () => {
+    const sent = sentry.envelopes.map((e) => e.raw.toString('utf8')).join('\n');
+    expect(sentry.envelopes.length).toBeGreaterThan(0);
+    expect(sent).not.toMatch(/secret-(cookie|bearer|query)-value/);
+    expect(sent).not.toContain(DIAG_TOKEN);
+  });
+
+  it('writes the request span\'s trace into the page head, and the server transaction shares its trace id', async () => {
+    const res = await getChunks(`${server.url}/`, { 'user-agent': BROWSER_UA });
+    const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})-[0-9a-f]{16}(-[01])?"/.exec(res.body)?.[1];
+    expect(traceId).toBeDefined();
+    expect(res.body).toMatch(/<meta name="baggage" content="[^"]*sentry-trace_id=/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
+  });
+});
+
+describe('Sentry flushes before exit', () => {
+  const sentry = new FakeSentry();
+  let server: SpawnedServer | undefined;
+  beforeAll(() => sentry.start());
+  afterEach(() => server?.stop('SIGKILL'));
+  afterAll(() => sentry.stop());
+
+  it('SIGTERM right after a failure still delivers its event', async () => {
+    server = await spawnServer({ SENTRY_DSN: sentry.dsn, DIAGNOSTICS_TOKEN: DIAG_TOKEN }, WITH_SENTRY);
+    const res = await getChunks(`${server.url}/_diag/api-error`, DIAG);
+    const digest = (JSON.parse(res.body) as { error: { digest: string } }).error.digest;
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(sentry.events().filter((e) => tags(e).digest === digest)).toHaveLength(1);
+  });
+
+  it('a process fault is captured with its digest and flushed before the process exits', async () => {
+    const fault = `process.on('SIGUSR2', () => { throw new Error('fault for sentry'); });`;
+    server = await spawnServer({ SENTRY_DSN: sentry.dsn }, ['node', '--import', './dist/server/instrument.js', '--import', `data:text/javascript,${encodeURIComponent(fault)}`, 'dist/server/index.js']);
+    server.child.kill('SIGUSR2');
+    expect(await server.exited).toBe(1);
+    const fatal = server.logs.lines.find((line) => line.kind === 'uncaughtException');
+    const events = sentry.events().filter((e) => tags(e).digest === fatal?.digest);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ level: 'fatal' });
+  });
+});
+
+describe('without SENTRY_DSN', () => {
+  it('writes no Sentry settings or trace tags into the page and mounts no tunnel', async () => {
+    const { app } = createTestApp();
+    const page = await request(app).get('/').set('user-agent', 'Googlebot/2.1').expect(200);
+    expect(page.text).not.toMatch(/sentry-trace|baggage|"sentry":|\/monitoring/);
+    await request(app).post('/monitoring').send('x').expect(404);
+  });
+});
