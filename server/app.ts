@@ -10,6 +10,7 @@ import { HttpError } from './errors/http-error.ts';
 import type { Frontend } from './frontend.ts';
 import type { TraceMeta } from '../shared/runtime.ts';
 import { createTunnelRouter } from './tunnel.ts';
+import { securityHeaders } from './security-headers.ts';
 import { createHealthRouter } from './health.ts';
 import { createHttpLogger } from './logger.ts';
 import { createPageHandler } from './pages.ts';
@@ -43,6 +44,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
 
   app.use(createHttpLogger(deps.logger));
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
+  app.use(securityHeaders(config));
   app.use(rejectMalformedPath);
   app.use(deps.frontend.middleware);
   app.use(createClientErrorsRouter(deps.logger));

@@ -33,6 +33,8 @@ export interface Config {
   readonly trustProxy: TrustProxy;
   /** When set, the host name shown on error pages; the request's Host is never reflected. */
   readonly publicHostname: string | undefined;
+  /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
+  readonly hstsMaxAge: number;
   readonly release: string;
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
   readonly sentry: SentryConfig | undefined;
@@ -161,6 +163,7 @@ export function loadConfig(env: Env): Config {
     diagnosticsToken: secret(env, 'DIAGNOSTICS_TOKEN'),
     trustProxy: trustProxy(env),
     publicHostname: hostname(env, 'PUBLIC_HOSTNAME'),
+    hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: env.RELEASE || 'react-ssr-host@dev',
     sentry: Object.freeze(sentry(env, nodeEnv)),
   });

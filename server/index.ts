@@ -1,6 +1,5 @@
 // The process entry, and the only place that listens, handles signals and exits:
 // config → logger → frontend → createApp → listen; on SIGTERM/SIGINT drain, flush, exit.
-import { createServer } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
@@ -9,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createDigester } from './errors/digest.ts';
 import { serializeError } from './errors/serialize-error.ts';
 import { createDevFrontend, createProdFrontend, type Frontend } from './frontend.ts';
+import { createHttpServer } from './http-server.ts';
 import { createLogger } from './logger.ts';
 import { createDrain } from './shutdown.ts';
 
@@ -62,13 +62,12 @@ async function main(): Promise<void> {
   }
 
   const frontend = await createFrontend(config);
-  const server = createServer();
-  const drain = createDrain(server, logger, config.shutdownGraceMs);
+  const drain = createDrain(logger, config.shutdownGraceMs);
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
-  server.on('request', createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry }));
+  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry }));
 
   const stop = async (signal: string) => {
-    const clean = await drain.drain(signal);
+    const clean = await drain.drain(server, signal);
     await frontend.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();

@@ -57,12 +57,13 @@ export function createHttpLogger(logger: Logger) {
     customErrorObject: (_req, res, _err, value) => accessFields(res, value),
     customErrorMessage: (_req, res) => `request completed with ${res.statusCode}`,
     serializers: {
-      req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; remoteAddress: string }) => ({
+      req: (req: { id: string; method: string; url: string; headers: Record<string, unknown>; remoteAddress: string; raw: { ip?: string } }) => ({
         id: req.id,
         method: req.method,
         path: pathOf(req.url),
         headers: req.headers,
-        remoteAddress: req.remoteAddress,
+        // Express's req.ip: the client's address, through proxies only when TRUST_PROXY says so.
+        remoteAddress: req.raw.ip ?? req.remoteAddress,
       }),
     },
   });

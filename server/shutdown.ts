@@ -7,14 +7,14 @@ const IDLE_SWEEP_MS = 100;
 export interface Drain {
   readonly isShuttingDown: () => boolean;
   /** Stops accepting, lets in-flight responses finish within the grace period; true if clean. */
-  drain(signal: string): Promise<boolean>;
+  drain(server: Server, signal: string): Promise<boolean>;
 }
 
-export function createDrain(server: Server, logger: Logger, graceMs: number): Drain {
+export function createDrain(logger: Logger, graceMs: number): Drain {
   let draining: Promise<boolean> | undefined;
   return {
     isShuttingDown: () => draining !== undefined,
-    drain(signal) {
+    drain(server, signal) {
       draining ??= new Promise<boolean>((resolve) => {
         logger.info({ signal, graceMs }, 'draining: no new connections; waiting for in-flight responses');
         const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);

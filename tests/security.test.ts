@@ -1,0 +1,98 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createHttpServer, SERVER_LIMITS } from '../server/http-server.ts';
+import { serverErrorMessage } from '../shared/messages.ts';
+import { createTestApp, DIAG } from './support/test-app.ts';
+
+const BOT = { 'user-agent': 'Googlebot/2.1' };
+
+function cspDirective(csp: string, name: string): string | undefined {
+  return csp.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `));
+}
+
+describe('security headers', () => {
+  it('sends a CSP whose per-request nonce is on every script React writes', async () => {
+    const { app } = createTestApp();
+    const first = await request(app).get('/').set(BOT).expect(200);
+    const csp = first.headers['content-security-policy'] as string;
+    const nonce = /'nonce-([^']+)'/.exec(cspDirective(csp, 'script-src') ?? '')?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    const scripts = [...first.text.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(1);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    const second = await request(app).get('/').set(BOT);
+    expect(second.headers['content-security-policy']).not.toContain(nonce);
+  });
+
+  it('puts the nonce on the error page\'s inline style too', async () => {
+    const res = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).expect(500);
+    const nonce = /'nonce-([^']+)'/.exec(cspDirective(res.headers['content-security-policy'] as string, 'style-src') ?? '')?.[1];
+    expect(res.text).toContain(`<style nonce="${nonce}">`);
+  });
+
+  it('forbids framing and sniffing, sets a referrer policy, and sends HSTS only when configured', async () => {
+    const plain = await request(createTestApp().app).get('/api/nothing');
+    const page = await request(createTestApp().app).get('/').set(BOT);
+    expect(cspDirective(page.headers['content-security-policy'] as string, 'frame-ancestors')).toBe("frame-ancestors 'none'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    const hsts = await request(createTestApp({ HSTS_MAX_AGE: '31536000' }).app).get('/api/nothing');
+    expect(hsts.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+});
+
+describe('trust proxy', () => {
+  it('believes X-Forwarded-* only from a trusted proxy', async () => {
+    const trusted = await request(createTestApp({ TRUST_PROXY: 'loopback' }).app)
+      .get('/_diag/server-error').set(DIAG).set('x-forwarded-host', 'shop.example.com');
+    expect(trusted.text).toContain(serverErrorMessage('shop.example.com'));
+    const untrusted = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).set('x-forwarded-host', 'shop.example.com');
+    expect(untrusted.text).toContain(serverErrorMessage('127.0.0.1'));
+  });
+
+  it('logs the client address a trusted proxy reports, and the socket address otherwise', async () => {
+    const trusted = createTestApp({ TRUST_PROXY: 'loopback' });
+    const a = await request(trusted.app).get('/api/nothing').set('x-forwarded-for', '198.51.100.7');
+    expect(trusted.logs.access(a.headers['x-request-id'] as string)).toMatchObject({ req: { remoteAddress: '198.51.100.7' } });
+    const untrusted = createTestApp();
+    const b = await request(untrusted.app).get('/api/nothing').set('x-forwarded-for', '198.51.100.7');
+    expect(untrusted.logs.access(b.headers['x-request-id'] as string)).toMatchObject({ req: { remoteAddress: expect.stringMatching(/127\.0\.0\.1/) } });
+  });
+
+});
+
+describe('server limits', () => {
+  async function withServer(test: (port: number) => Promise<void>) {
+    const server = createHttpServer(createTestApp().app, { ...SERVER_LIMITS, headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 50 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await test((server.address() as AddressInfo).port);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  }
+
+  it('cuts off a client that sends its headers too slowly, with 408', async () => {
+    await withServer(async (port) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk.toString()));
+      socket.write('GET / HTTP/1.1\r\nHost: localhost\r\n');
+      const trickle = setInterval(() => socket.write('X-Slow: 1\r\n'), 100);
+      await new Promise((resolve) => socket.on('close', resolve));
+      clearInterval(trickle);
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+    });
+  });
+
+  it('answers headers over the size limit with 431', async () => {
+    await withServer(async (port) => {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-big': 'a'.repeat(SERVER_LIMITS.maxHeaderBytes + 1) } });
+      expect(res.status).toBe(431);
+    });
+  });
+});
