@@ -6,8 +6,11 @@ export const NODE_ENVS = ['development', 'production', 'test'] as const;
 
 /** React Router's default; long enough for slow data, short enough never to hold a socket. */
 export const DEFAULT_STREAM_TIMEOUT_MS = 5_000;
-/** Kubernetes waits 30 s before SIGKILL by default; finish well inside that. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * Docker and podman send SIGKILL 10 s after SIGTERM by default: 7 s of draining plus up to
+ * 2 s of flushing Sentry ends inside that (Kubernetes waits 30 s).
+ */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 7_000;
 /** Long enough for a healthy Sentry ingest, short enough not to pile up sockets when it is not. */
 export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
 /** A per-deployment secret must be long enough not to be guessed. */

@@ -1,0 +1,30 @@
+import type { LoggedError } from './parse.ts';
+
+// One logged error, read as a person reads a stack trace: a header per error in the cause
+// chain, then its frames.
+
+const V8_FRAME = /^\s+at /;
+const FRAME_INDENT = '    ';
+
+export function formatError(error: LoggedError): string[] {
+  const lines: string[] = [];
+  for (let current: LoggedError | undefined = error; current; current = current.cause) {
+    const header = `${current.type}${current.code === undefined ? '' : ` [${current.code}]`}: ${current.message}`;
+    lines.push(`${current === error ? '' : 'Caused by: '}${header}`);
+    for (const frame of framesOf(current)) lines.push(FRAME_INDENT + frame);
+  }
+  // A message can span lines; each becomes a line of its own.
+  return lines.join('\n').split('\n');
+}
+
+/**
+ * A V8 stack repeats the type and message before its first `at` line; the header already says
+ * them. Firefox and Safari stacks (client reports) have no header: every line is a frame.
+ */
+function framesOf(error: LoggedError): string[] {
+  if (error.stack === undefined) return [];
+  const lines = error.stack.split('\n');
+  const first = lines.findIndex((line) => V8_FRAME.test(line));
+  const frames = first === -1 ? lines : lines.slice(first);
+  return frames.map((line) => line.trim()).filter((line) => line !== '' && line !== `${error.type}: ${error.message}`);
+}

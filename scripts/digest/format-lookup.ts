@@ -1,0 +1,99 @@
+import { SIDE_LABEL, counts, iso, isoOrNull, plural } from './format.ts';
+import { formatError } from './format-error.ts';
+import type { LookupResult } from './lookup.ts';
+import type { Side } from './parse.ts';
+import type { DigestSummary } from './summary.ts';
+
+// The lookup's output: text for a person, JSON for a script.
+
+/**
+ * Matches printed in full when a prefix is ambiguous, most frequent first. More than this and
+ * the prefix was too short to be useful: the warning lists them all, the user types more.
+ */
+export const MAX_SHOWN_MATCHES = 5;
+const LABEL_WIDTH = 12;
+const sideLabel = (side: string) => SIDE_LABEL[side as Side] ?? side;
+
+export function lookupText(result: LookupResult): string {
+  return result.matches.slice(0, MAX_SHOWN_MATCHES).map(summaryText).join('\n');
+}
+
+/** For stderr when the prefix matched more than one digest; undefined otherwise. */
+export function ambiguityWarning(result: LookupResult): string | undefined {
+  const { query, matches } = result;
+  if (matches.length < 2) return undefined;
+  const listed = matches.map((match) => `${match.digest} (${match.count})`).join(', ');
+  const shown = matches.length > MAX_SHOWN_MATCHES ? `the ${MAX_SHOWN_MATCHES} most frequent` : 'each';
+  return `'${query}' matches ${matches.length} digests: ${listed}; showing ${shown}, most frequent first. Type more of the digest to pick one.`;
+}
+
+function summaryText(summary: DigestSummary): string {
+  const lines = [`Digest ${summary.digest} — ${plural(summary.count, 'occurrence')} (${counts(summary.sides.entries(), Infinity, sideLabel)})`];
+  const field = (label: string, value: string) => value !== '' && lines.push(`  ${label.padEnd(LABEL_WIDTH)}${value}`);
+  field('first seen', iso(summary.firstSeen));
+  field('last seen', iso(summary.lastSeen));
+  field('releases', counts(summary.releases.entries()));
+  field('statuses', counts(summary.statuses.entries()));
+  field('routes', counts(summary.routes.entries()));
+  field('paths', counts(summary.paths.entries()));
+  field('kinds', counts(summary.kinds.entries()));
+  lines.push(...requestLines(summary), ...exampleLines(summary));
+  return `${lines.join('\n')}\n`;
+}
+
+function requestLines(summary: DigestSummary): string[] {
+  const lines = summary.requests.map(({ reqId, time, side }, index) => {
+    const label = (index === 0 ? 'requests' : '').padEnd(LABEL_WIDTH);
+    return `  ${label}${reqId}  ${iso(time)}${side === 'server' ? '' : `  ${sideLabel(side)}`}`;
+  });
+  const more = summary.requestCount - summary.requests.length;
+  if (more > 0) lines.push(`  ${''.padEnd(LABEL_WIDTH)}… and ${more} more`);
+  return lines;
+}
+
+function exampleLines(summary: DigestSummary): string[] {
+  const { example } = summary;
+  if (example === undefined) return [];
+  const where = [sideLabel(example.side), iso(example.time), example.reqId && `request ${example.reqId}`].filter(Boolean).join(', ');
+  return ['', `  error (latest; ${where}):`, ...formatError(example.error).map((line) => `    ${line}`)];
+}
+
+/**
+ * `--json`: a contract for scripts. Fields may be added, never renamed or removed.
+ *
+ *   { "query": string, "skippedLines": number,
+ *     "matches": [{                               most frequent first; [] when none
+ *       "digest": string, "count": number,
+ *       "firstSeen": string | null, "lastSeen": string | null,       ISO 8601
+ *       "sides", "statuses", "routes", "paths", "releases", "kinds": Count[],
+ *       "requests": [{ "reqId": string, "time": string | null, "side": Side }],  latest first, ≤ 10
+ *       "moreRequests": number,
+ *       "example": { "side": Side, "time": string | null, "reqId": string | null,
+ *                    "error": { "type", "message", "stack"?, "code"?, "cause"?: error } } }] }
+ *
+ *   Count = { "value": string, "count": number }, most frequent first.
+ *   Side = "server" | "client" | "process".
+ *   Printed with exit 1 when "matches" is [].
+ */
+export function lookupJson(result: LookupResult): object {
+  return { query: result.query, skippedLines: result.skipped, matches: result.matches.map(summaryJson) };
+}
+
+function summaryJson(summary: DigestSummary): object {
+  const { example } = summary;
+  return {
+    digest: summary.digest,
+    count: summary.count,
+    firstSeen: isoOrNull(summary.firstSeen),
+    lastSeen: isoOrNull(summary.lastSeen),
+    sides: summary.sides.entries(),
+    statuses: summary.statuses.entries(),
+    routes: summary.routes.entries(),
+    paths: summary.paths.entries(),
+    releases: summary.releases.entries(),
+    kinds: summary.kinds.entries(),
+    requests: summary.requests.map((request) => ({ ...request, time: isoOrNull(request.time) })),
+    moreRequests: summary.requestCount - summary.requests.length,
+    example: example === undefined ? null : { side: example.side, time: isoOrNull(example.time), reqId: example.reqId ?? null, error: example.error },
+  };
+}

@@ -1,0 +1,76 @@
+import type { LoggedError, Occurrence, Side } from './parse.ts';
+import { Tally } from './tally.ts';
+
+// Everything known about one digest after reading the logs: what the lookup prints.
+
+/** The request ids an operator can paste into another search; the rest are counted. */
+export const MAX_REQUEST_IDS = 10;
+/** Per tally: far more than a person reads, and bounded when paths carry ids. */
+const MAX_VALUES = 1000;
+
+export interface RequestSeen {
+  reqId: string;
+  time: number | undefined;
+  side: Side;
+}
+
+export interface ExampleError {
+  error: LoggedError;
+  time: number | undefined;
+  side: Side;
+  reqId: string | undefined;
+}
+
+export class DigestSummary {
+  count = 0;
+  firstSeen: number | undefined;
+  lastSeen: number | undefined;
+  readonly sides = new Tally(MAX_VALUES);
+  readonly statuses = new Tally(MAX_VALUES);
+  readonly routes = new Tally(MAX_VALUES);
+  readonly paths = new Tally(MAX_VALUES);
+  readonly releases = new Tally(MAX_VALUES);
+  readonly kinds = new Tally(MAX_VALUES);
+  /** Latest first, at most MAX_REQUEST_IDS. */
+  readonly requests: RequestSeen[] = [];
+  requestCount = 0;
+  example: ExampleError | undefined;
+
+  constructor(readonly digest: string) {}
+
+  add(occurrence: Occurrence): void {
+    const { time, side } = occurrence;
+    this.count++;
+    if (time !== undefined) {
+      this.firstSeen = Math.min(this.firstSeen ?? time, time);
+      this.lastSeen = Math.max(this.lastSeen ?? time, time);
+    }
+    this.sides.add(side);
+    this.statuses.add(occurrence.status?.toString());
+    this.routes.add(occurrence.route);
+    this.paths.add(occurrence.path === undefined ? undefined : [occurrence.method, occurrence.path].filter(Boolean).join(' '));
+    this.releases.add(occurrence.release);
+    this.kinds.add(occurrence.kind);
+    if (occurrence.reqId !== undefined) this.addRequest({ reqId: occurrence.reqId, time, side });
+    if (this.prefers(occurrence)) this.example = { error: occurrence.error, time, side, reqId: occurrence.reqId };
+  }
+
+  private addRequest(request: RequestSeen): void {
+    this.requestCount++;
+    // In front, so that of two requests in the same millisecond the one read later comes first.
+    this.requests.unshift(request);
+    this.requests.sort((a, b) => (b.time ?? 0) - (a.time ?? 0));
+    this.requests.length = Math.min(this.requests.length, MAX_REQUEST_IDS);
+  }
+
+  /**
+   * The error shown is the latest server-side one: the server's stack is the one the team can
+   * act on, and the latest matches the release running now. Client reports only if that is all.
+   */
+  private prefers(candidate: Occurrence): boolean {
+    if (this.example === undefined) return true;
+    const rank = (side: Side) => (side === 'client' ? 0 : 1);
+    const byRank = rank(candidate.side) - rank(this.example.side);
+    return byRank !== 0 ? byRank > 0 : (candidate.time ?? -Infinity) >= (this.example.time ?? -Infinity);
+  }
+}

@@ -1,0 +1,230 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIGEST_BIN, digestOf, jsonLines, runDigest, tempDir, writeLog } from './support/digest-cli.ts';
+import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
+import { createTestApp, DIAG } from './support/test-app.ts';
+
+// The digest CLI over logs the real server wrote: an operator holding a digest from a user's
+// screenshot reaches the failure in one command.
+
+const GARBAGE = ['npm WARN config something', 'Error: a raw stack printed by accident', '    at nowhere (x.js:1:1)', '{"cut short by a crash":'];
+const SPARKLINE = /[▁▂▃▄▅▆▇█]{24}/;
+/** A browser's digest: `c-` and base36 (shared/client-digest.ts). */
+const CLIENT_DIGEST = 'c-1k2j3h4g5f6d';
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+interface Failure {
+  digest: string;
+  reqIds: string[];
+}
+
+let dir: string;
+let log: string;
+let logText: string;
+let page: Failure;
+let api: Failure;
+let async: Failure;
+
+/** `times` requests to one diagnostic route: the same failure, so one digest. */
+async function fail(app: Parameters<typeof request>[0], path: string, times: number): Promise<Failure> {
+  const responses = [];
+  for (let i = 0; i < times; i++) responses.push(await request(app).get(path).set(DIAG).expect(500));
+  const digests = new Set(responses.map(digestOf));
+  expect(digests.size).toBe(1);
+  return { digest: [...digests][0]!, reqIds: responses.map((res) => res.headers['x-request-id'] as string) };
+}
+
+beforeAll(async () => {
+  const { app, logs } = createTestApp();
+  page = await fail(app, '/_diag/server-error', 3);
+  api = await fail(app, '/_diag/api-error', 2);
+  async = await fail(app, '/_diag/async-error', 1);
+  await request(app).get('/no-such-page').expect(404);
+  await request(app)
+    .post(CLIENT_ERRORS_PATH)
+    .send({ digest: CLIENT_DIGEST, kind: 'uncaught', type: 'TypeError', message: 'x is undefined', stack: 'render@http://host/assets/a.js:1:2', path: '/_diag/server-error', pageReqId: page.reqIds[0] })
+    .expect(204);
+  dir = tempDir();
+  logText = [GARBAGE[0], jsonLines(logs.lines), ...GARBAGE.slice(1)].join('\n') + '\n';
+  log = writeLog(dir, 'app.log', logText);
+});
+
+describe('looking up a digest', () => {
+  it('finds every occurrence of a full digest, with its requests, route and one full error', () => {
+    const run = runDigest([page.digest, log]);
+    expect(run.status).toBe(0);
+    // Three failure lines; the access lines that repeat the digest are not occurrences.
+    expect(run.stdout).toContain(`Digest ${page.digest} — 3 occurrences`);
+    expect(run.stdout).toMatch(/statuses +500 ×3/);
+    expect(run.stdout).toMatch(/routes +page:diag-server-error ×3/);
+    expect(run.stdout).toMatch(/releases +react-ssr-host@/);
+    for (const id of page.reqIds) expect(run.stdout).toContain(id);
+    expect(run.stdout.indexOf(page.reqIds[2]!)).toBeLessThan(run.stdout.indexOf(page.reqIds[0]!));
+    expect(run.stdout).toContain('Error: Diagnostic server error: render threw before the shell');
+    expect(run.stdout).toMatch(/\n {8}at /);
+    expect(run.stdout).not.toContain(api.digest);
+  });
+
+  it('finds a digest from its first characters', () => {
+    const run = runDigest([api.digest.slice(0, 5), log]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`Digest ${api.digest} — 2 occurrences`);
+    expect(run.stdout).toContain('Diagnostic API error: a JSON route threw');
+  });
+
+  it('warns on stderr when a prefix matches several digests, and shows each, most frequent first', () => {
+    const line = (digest: string, reqId: string) => ({ level: 50, time: Date.now(), digest, reqId, status: 500, error: { type: 'Error', message: reqId }, msg: 'request failed' });
+    const file = writeLog(dir, 'shared-prefix.log', jsonLines([line('AbCdXXXXXXXXXXXX', 'x1'), line('AbCdEfGhIjKlMnOp', 'e1'), line('AbCdEfGhIjKlMnOp', 'e2')]));
+    const run = runDigest(['AbCd', file]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain("'AbCd' matches 2 digests: AbCdEfGhIjKlMnOp (2), AbCdXXXXXXXXXXXX (1)");
+    expect(run.stdout.indexOf('Digest AbCdEfGhIjKlMnOp')).toBeGreaterThanOrEqual(0);
+    expect(run.stdout.indexOf('Digest AbCdXXXXXXXXXXXX')).toBeGreaterThan(run.stdout.indexOf('Digest AbCdEfGhIjKlMnOp'));
+  });
+
+  it('shows browser reports as client-side, with the request id of the page that failed', () => {
+    const run = runDigest([CLIENT_DIGEST.slice(0, 6), log]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`Digest ${CLIENT_DIGEST} — 1 occurrence (client-side ×1)`);
+    expect(run.stdout).toMatch(new RegExp(`requests +${page.reqIds[0]} .*client-side`));
+    expect(run.stdout).toContain('TypeError: x is undefined\n        render@http://host/assets/a.js:1:2');
+  });
+
+  it('shows a process fault by its kind', () => {
+    const fault = { level: 60, time: Date.now(), digest: 'PrOcEsSfAuLt0000', kind: 'uncaughtException', error: { type: 'Error', message: 'boom' }, msg: 'process fault: exiting' };
+    const run = runDigest(['PrOcEs', writeLog(dir, 'fault.log', jsonLines([fault]))]);
+    expect(run.stdout).toContain('Digest PrOcEsSfAuLt0000 — 1 occurrence (process fault ×1)');
+    expect(run.stdout).toMatch(/kinds +uncaughtException ×1/);
+  });
+
+  it('exits 1 with a one-line message when nothing matches', () => {
+    const run = runDigest(['zzzzzzzzzzzzzzzz', log]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^digest: no failure with a digest starting 'zzzzzzzzzzzzzzzz' in .*app\.log$/m);
+  });
+
+  it('prints the documented JSON shape with --json', () => {
+    const run = runDigest([page.digest, log, '--json']);
+    expect(run.status).toBe(0);
+    const { query, matches } = JSON.parse(run.stdout);
+    expect(query).toBe(page.digest);
+    expect(matches).toHaveLength(1);
+    expect(matches[0]).toMatchObject({
+      digest: page.digest,
+      count: 3,
+      statuses: [{ value: '500', count: 3 }],
+      routes: [{ value: 'page:diag-server-error', count: 3 }],
+      moreRequests: 0,
+      example: { side: 'server', reqId: page.reqIds[2], error: { type: 'Error', message: 'Diagnostic server error: render threw before the shell' } },
+    });
+    expect(matches[0].requests.map((seen: { reqId: string }) => seen.reqId)).toEqual([...page.reqIds].reverse());
+    expect(matches[0].firstSeen).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(matches[0].example.error.stack).toMatch(/\n {4}at /);
+  });
+});
+
+describe('reading the logs', () => {
+  it('counts and skips lines that are not JSON', () => {
+    const run = runDigest([page.digest, log]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain(`skipped ${GARBAGE.length} non-JSON lines`);
+  });
+
+  it('reads gzip by its bytes, whatever the file is called, alongside plain files', () => {
+    const gz = writeLog(dir, 'app.log.gz', gzipSync(logText));
+    const rotated = writeLog(dir, 'app.log.1', gzipSync(logText));
+    const run = runDigest([page.digest, gz, rotated, log]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`Digest ${page.digest} — 9 occurrences`);
+  });
+
+  it('reads stdin when no file is given, or for -', () => {
+    expect(runDigest([async.digest], { input: logText }).stdout).toContain(`Digest ${async.digest} — 1 occurrence`);
+    expect(runDigest([async.digest, '-'], { input: gzipSync(logText) }).stdout).toContain(`Digest ${async.digest} — 1 occurrence`);
+  });
+
+  it('names the file it cannot read and exits 2', () => {
+    const run = runDigest([page.digest, join(dir, 'missing.log')]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^digest: cannot read .*missing\.log: ENOENT/);
+  });
+});
+
+describe('digest top', () => {
+  it('ranks digests by how often they occurred, each with a sparkline of its activity', () => {
+    const run = runDigest(['top', log]);
+    expect(run.status).toBe(0);
+    const rows = run.stdout.split('\n').filter((line) => SPARKLINE.test(line));
+    const ranked = rows.map((row) => row.trim().split(/\s+/).slice(0, 2));
+    expect(ranked.slice(0, 2)).toEqual([
+      ['3', page.digest],
+      ['2', api.digest],
+    ]);
+    // Equal counts: the most recent first, unless both fell in the same millisecond.
+    expect(ranked.slice(2)).toEqual(expect.arrayContaining([['1', async.digest], ['1', CLIENT_DIGEST]]));
+    expect(rows[0]).toContain('page:diag-server-error ×3');
+    expect(run.stdout).toContain('Top 4 of 4 digests (7 occurrences)');
+  });
+
+  it('shows only --limit digests and says how many there were', () => {
+    const run = runDigest(['top', '--limit', '1', log]);
+    expect(run.stdout).toContain('Top 1 of 4 digests');
+    expect(run.stdout.split('\n').filter((line) => SPARKLINE.test(line))).toHaveLength(1);
+  });
+
+  it('prints counts and a histogram per digest with --json', () => {
+    const { digests, window, totalOccurrences } = JSON.parse(runDigest(['top', '--json', log]).stdout);
+    expect(totalOccurrences).toBe(7);
+    expect(window.bins).toBe(24);
+    expect(digests.map((row: { count: number }) => row.count)).toEqual([3, 2, 1, 1]);
+    for (const row of digests) {
+      expect(row.histogram.reduce((sum: number, count: number) => sum + count, 0)).toBe(row.count);
+      expect(row.sparkline).toMatch(SPARKLINE);
+    }
+  });
+
+  it('keeps only failures within --since, and draws the burst at the end of that window', () => {
+    const now = Date.now();
+    const line = (digest: string, time: number) => ({ level: 50, time, digest, reqId: 'r', route: 'page:x', error: { type: 'Error', message: 'm' }, msg: 'request failed' });
+    const recent = Array.from({ length: 4 }, () => line('RecentRecentRece', now - MINUTE));
+    const file = writeLog(dir, 'since.log', jsonLines([line('OldOldOldOldOldO', now - 2 * DAY), line('OldOldOldOldOldO', now - 2 * DAY), ...recent]));
+    const { digests } = JSON.parse(runDigest(['top', '--since', '1h', '--json', file]).stdout);
+    expect(digests.map((row: { digest: string }) => row.digest)).toEqual(['RecentRecentRece']);
+    expect(digests[0].sparkline).toBe('▁'.repeat(23) + '█');
+    expect(runDigest(['top', '--since', '3d', file]).stdout).toContain('OldOldOldOldOldO');
+  });
+
+  it.each([['10'], ['1w'], ['-1h'], ['1.5h']])('rejects --since %s with exit 2 and says what it accepts', (value) => {
+    const run = runDigest(['top', `--since=${value}`, log]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`invalid --since '${value}': use a whole number and a unit, e.g. 30s, 15m, 1h, 2d`);
+  });
+});
+
+describe('the command line', () => {
+  it('prints usage with --help', () => {
+    const run = runDigest(['--help']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('digest top [--since 1h]');
+  });
+
+  it('rejects an unknown option with exit 2 and a pointer to --help', () => {
+    const run = runDigest([page.digest, '--verbose', log]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe("digest: unknown option '--verbose'\nRun 'digest --help' for usage.\n");
+  });
+
+  it('runs as the built bin, with nothing but Node beside it', () => {
+    // The global setup ran `npm run build`; a copy outside the repo proves no package is needed.
+    const bin = join(dir, 'digest.js');
+    copyFileSync(DIGEST_BIN, bin);
+    const run = runDigest([page.digest, log], { entry: bin, cwd: dir });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`Digest ${page.digest} — 3 occurrences`);
+  });
+});

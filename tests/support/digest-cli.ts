@@ -1,0 +1,48 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Response } from 'supertest';
+
+// Running the digest CLI the way an operator does, and the log files it reads.
+
+export const ROOT = join(import.meta.dirname, '../..');
+export const DIGEST_SOURCE = join(ROOT, 'scripts/digest/cli.ts');
+export const DIGEST_BIN = join(ROOT, 'dist/server/digest.js');
+
+export interface DigestRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI from source through tsx, or any built file given as `entry`. */
+export function runDigest(args: string[], options: { input?: string | Buffer; entry?: string; cwd?: string } = {}): DigestRun {
+  const entry = options.entry === undefined ? ['--import', 'tsx', DIGEST_SOURCE] : [options.entry];
+  const run = spawnSync(process.execPath, [...entry, ...args], { cwd: options.cwd ?? ROOT, input: options.input ?? '', encoding: 'utf8' });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'digest-cli-'));
+}
+
+/** Log lines as the server writes them: one JSON object per line. */
+export function jsonLines(lines: readonly object[]): string {
+  return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
+}
+
+export function writeLog(dir: string, name: string, content: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** The digest a user would quote: from the JSON error body or the error page's <code>. */
+export function digestOf(res: Response): string {
+  const fromJson = (res.body as { error?: { digest?: string } } | undefined)?.error?.digest;
+  const fromHtml = /<code data-digest="">([^<]+)<\/code>/.exec(res.text)?.[1];
+  const digest = fromJson ?? fromHtml;
+  if (digest === undefined) throw new Error(`no digest in the ${res.status} response`);
+  return digest;
+}
