@@ -1,0 +1,62 @@
+# react-ssr-host: build the client and server bundles, then ship them with production
+# dependencies only. Plain Dockerfile syntax (no BuildKit-only features), so `docker build`,
+# `podman build` and `buildah bud` all read it the same way.
+#
+#   podman build -t react-ssr-host .        (or: docker build -t react-ssr-host .)
+#   podman run -p 3000:3000 -e DIGEST_KEY=<16+ chars> react-ssr-host
+
+# One base for every stage: the node_modules built in one stage must run on the same Node
+# and the same libc in the next. Override with --build-arg NODE_IMAGE=node:20.20-bookworm-slim
+# (or a digest) to pin it harder.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# --- deps: every dependency, dev ones included, because the build needs vite. Only the
+# manifests are copied, so this layer is reused until package*.json changes.
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+# --- build: dist/client (hashed assets + .vite/manifest.json) and dist/server.
+FROM deps AS build
+COPY . .
+# The digest CLI is a bin: it must be executable (its shebang names node).
+RUN npm run build && chmod +x dist/server/digest.js
+
+# --- prod-deps: a separate, clean install without devDependencies (rather than pruning the
+# build's node_modules), so nothing the build left behind can reach the image.
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+# --- runtime: package.json (ESM "type": "module" and the bin entry), production
+# node_modules and dist/, nothing else. COPY leaves them owned by root and world-readable:
+# the app writes nothing, so the user it runs as cannot change its own code.
+FROM ${NODE_IMAGE} AS runtime
+# React and Express pick their production behaviour from NODE_ENV at run time.
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json ./
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# `npx react-ssr-host-digest` runs the package's own bin by linking /app into npm's cache,
+# and npm then chmods the bin's file: only its owner may, so the operator's CLI (never loaded
+# by the server) belongs to the node user. Everything the server runs stays root's.
+RUN chown node:node dist/server/digest.js
+
+# The official node images ship this unprivileged user (uid 1000).
+USER node
+EXPOSE 3000
+
+# Node itself does the probe (the slim image has no curl or wget); /healthz is liveness only,
+# so a draining server still passes while it finishes its in-flight responses.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+
+# The server drains on SIGTERM (readiness 503, in-flight responses finish, exit 0). Exec form
+# makes node PID 1 with no shell in between, so the signal reaches it; node as PID 1 gets no
+# default signal handling, which is fine because the app installs its own SIGTERM/SIGINT handlers.
+STOPSIGNAL SIGTERM
+# Sentry's instrumentation must load before the app: --import, not --require (Sentry 11).
+CMD ["node", "--import", "./dist/server/instrument.js", "dist/server/index.js"]

@@ -1,0 +1,156 @@
+// The image as an operator gets it: built from a clean copy of the sources, run with only
+// environment variables, probed over HTTP and through the engine's own commands.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStream } from '../support/http.ts';
+import { copyBuildContext, findEngine, type Engine } from './engine.ts';
+
+const IMAGE = 'react-ssr-host:test';
+const DIAGNOSTICS_TOKEN = 'container-test-diagnostics-token';
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
+/** The server's default SHUTDOWN_GRACE_MS; `stop -t` must give it longer before SIGKILL. */
+const GRACE_MS = 10_000;
+const STOP_TIMEOUT_S = 20;
+const DEV_ONLY_PACKAGES = ['vite', 'vitest', 'typescript', 'tsx', '@vitejs/plugin-react', 'supertest', 'playwright-core'];
+
+const found = await findEngine();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** The container's stdout, parsed: pino writes one JSON object per line. */
+async function logLines(engine: Engine, id: string): Promise<Record<string, unknown>[]> {
+  const out = await engine.must(['logs', id]);
+  return out
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function waitUntilServing(engine: Engine, id: string, url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`${url}/healthz`).then((res) => res.ok, () => false);
+    if (ok) return;
+    const running = (await engine.must(['inspect', '--format', '{{.State.Running}}', id])).trim();
+    if (running !== 'true') break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the container never answered /healthz; its logs:\n${(await engine.run(['logs', id])).stdout}`);
+}
+
+if (found.engine === undefined) {
+  console.log(`container test skipped: ${found.reason}`);
+  it('builds and runs the image', ({ skip }) => skip(found.reason));
+} else {
+  const engine = found.engine;
+
+  describe(`the container image (${engine.kind}: ${engine.command})`, () => {
+    let context = '';
+    let id = '';
+    let url = '';
+
+    beforeAll(async () => {
+      context = mkdtempSync(join(tmpdir(), 'react-ssr-host-image-'));
+      const files = copyBuildContext(context);
+      const started = Date.now();
+      // --pull=never: podman here has no registry; docker's --pull is a boolean and it never
+      // re-pulls an image it has, so it needs no flag.
+      const pull = engine.kind === 'podman' ? ['--pull=never'] : [];
+      await engine.must(['build', ...pull, '--network', 'host', '-t', IMAGE, context]);
+      console.log(`built ${IMAGE} from ${files} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      // On docker the health status only changes on the image's 30 s interval: probe faster here.
+      const health = engine.kind === 'docker' ? ['--health-interval', '1s'] : [];
+      const env = { PORT: String(port), HOST: '127.0.0.1', DIAGNOSTICS_TOKEN, DIGEST_KEY: 'container-test-digest-key' };
+      const envArgs = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
+      id = (await engine.must(['run', '-d', '--network', 'host', ...health, ...envArgs, IMAGE])).trim().split('\n').pop()!;
+      await waitUntilServing(engine, id, url);
+    });
+
+    afterAll(async () => {
+      if (id) await engine.run(['rm', '--force', id]);
+      const size = await engine.run(['image', 'inspect', '--format', '{{.Size}}', IMAGE]);
+      if (size.code === 0) console.log(`image size: ${(Number(size.stdout.trim()) / 1e6).toFixed(0)} MB`);
+      await engine.run(['rmi', '--force', IMAGE]);
+      if (context) rmSync(context, { recursive: true, force: true });
+    });
+
+    it('answers /healthz and renders the home page', async () => {
+      const health = await fetch(`${url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.text()).toBe('ok');
+      const home = await fetch(`${url}/`, { headers: { 'user-agent': BROWSER_UA } });
+      expect(home.status).toBe(200);
+      expect(await home.text()).toMatch(/<\/html>$/);
+    });
+
+    it('a server error page shows the digest of the one error line it logged', async () => {
+      const res = await fetch(`${url}/_diag/server-error`, { headers: { 'x-diagnostics-token': DIAGNOSTICS_TOKEN } });
+      expect(res.status).toBe(500);
+      const digest = /<code data-digest="">([^<]+)<\/code>/.exec(await res.text())?.[1];
+      expect(digest).toBeTruthy();
+      const errors = (await logLines(engine, id)).filter((line) => line.level === 50 && line.msg === 'request failed');
+      expect(errors.map((line) => line.digest)).toEqual([digest]);
+      expect(errors[0]!.reqId).toBeTruthy();
+    });
+
+    it('runs as the unprivileged node user, with code it cannot change', async () => {
+      expect((await engine.must(['exec', id, 'id', '-u'])).trim()).toBe('1000');
+      expect((await engine.must(['image', 'inspect', '--format', '{{.Config.User}}', IMAGE])).trim()).toBe('node');
+      // Owned by root, so the server cannot change its own code; the one exception is the
+      // operator's CLI, which npx must chmod (see the Dockerfile) and the server never loads.
+      expect(await engine.must(['exec', id, 'find', '/app', '!', '-user', 'root'])).toBe('/app/dist/server/digest.js\n');
+    });
+
+    it('holds the built app and production dependencies only', async () => {
+      expect((await engine.must(['exec', id, 'ls', '-A', '/app'])).split('\n').filter(Boolean)).toEqual(['dist', 'node_modules', 'package.json']);
+      const present = await engine.must(['exec', id, 'sh', '-c', 'for p in "$@"; do [ -e "node_modules/$p" ] && echo "$p"; done; true', 'sh', ...DEV_ONLY_PACKAGES]);
+      expect(present.split('\n').filter(Boolean)).toEqual([]);
+      await engine.must(['exec', id, 'test', '-e', 'node_modules/express']);
+    });
+
+    it("passes the image's HEALTHCHECK", async () => {
+      if (engine.kind === 'podman') {
+        const result = await engine.run(['healthcheck', 'run', id]);
+        expect(result, result.stderr).toMatchObject({ code: 0 });
+        return;
+      }
+      await expect.poll(async () => (await engine.must(['inspect', '--format', '{{.State.Health.Status}}', id])).trim(), { timeout: 30_000, interval: 500 }).toBe('healthy');
+    });
+
+    it('runs the digest CLI with npx, from the image alone', async () => {
+      const result = await engine.run(['exec', id, 'npx', '--no-install', 'react-ssr-host-digest', '--help']);
+      expect(result, result.stderr).toMatchObject({ code: 0 });
+      expect(result.stdout).toMatch(/digest top/);
+    });
+
+    it('a stop during a streamed response finishes it, logs "stopped" and exits 0', async () => {
+      const slow = await openStream(`${url}/_diag/slow?ms=3000`, { 'user-agent': BROWSER_UA, 'x-diagnostics-token': DIAGNOSTICS_TOKEN });
+      const started = Date.now();
+      // `stop` sends the image's STOPSIGNAL (SIGTERM), then SIGKILL after the timeout.
+      const [stopped, page] = await Promise.all([engine.must(['stop', '-t', String(STOP_TIMEOUT_S), id]), slow.rest]);
+      const stopMs = Date.now() - started;
+      console.log(`stop took ${(stopMs / 1000).toFixed(1)} s`);
+      expect(stopped.trim()).toBeTruthy();
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('Finished after 3000 ms.');
+      expect(page.body).toMatch(/<\/html>$/);
+      expect((await engine.must(['inspect', '--format', '{{.State.ExitCode}}', id])).trim()).toBe('0');
+      expect(stopMs).toBeLessThan(GRACE_MS);
+      expect((await logLines(engine, id)).at(-1)).toMatchObject({ msg: 'stopped', clean: true });
+    });
+  });
+}
