@@ -3,7 +3,7 @@
 import { StrictMode } from 'react';
 import { renderToPipeableStream, type PipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server';
 import { Document } from '../shared/Document.tsx';
-import { ERROR_PAGE_CSS, ErrorPage } from '../shared/ErrorPage.tsx';
+import { ERROR_PAGE_CSS, ErrorPage, type ErrorPageProps } from '../shared/ErrorPage.tsx';
 import { RUNTIME_GLOBAL, serializeForScript, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
 
@@ -22,16 +22,15 @@ export function renderPage(config: RuntimeConfig, options: StreamOptions): Pipea
   );
 }
 
-export type ErrorPageProps =
-  | { side: 'server'; hostname: string; digest: string; detail?: string }
-  | { side: 'http'; status: number; message: string };
+/** The server renders its own failures and status pages; the client variant is the browser's. */
+export type ServerErrorPageProps = Exclude<ErrorPageProps, { side: 'client' }>;
 
 function styleNonce(nonce: StreamOptions['nonce']): string | undefined {
   return typeof nonce === 'string' ? nonce : nonce?.style;
 }
 
 /** Error pages are complete without JavaScript or assets: nothing they need can be broken. */
-export function renderErrorPage(props: ErrorPageProps, options: StreamOptions): PipeableStream {
+export function renderErrorPage(props: ServerErrorPageProps, options: StreamOptions): PipeableStream {
   const title = props.side === 'http' ? `${props.status}: ${props.message}` : 'Application error';
   return renderToPipeableStream(
     <Document title={title} inlineCss={ERROR_PAGE_CSS} nonce={styleNonce(options.nonce)}>

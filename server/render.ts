@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { isbot } from 'isbot';
 import type { PipeableStream } from 'react-dom/server';
-import type { ErrorPageProps, StreamOptions } from '../client/entry-server.tsx';
+import type { ServerErrorPageProps, StreamOptions } from '../client/entry-server.tsx';
 import type { RuntimeConfig } from '../shared/runtime.ts';
 import type { Config } from './config.ts';
 import type { FailureRecorder } from './errors/failures.ts';
@@ -9,7 +9,7 @@ import type { FailureRecorder } from './errors/failures.ts';
 /** What the server needs of client/entry-server.tsx (loaded through Vite in dev). */
 export interface Renderer {
   renderPage(config: RuntimeConfig, options: StreamOptions): PipeableStream;
-  renderErrorPage(props: ErrorPageProps, options: StreamOptions): PipeableStream;
+  renderErrorPage(props: ServerErrorPageProps, options: StreamOptions): PipeableStream;
 }
 
 /** The render outlived the stream timeout: pending boundaries are sent as client-rendered. */

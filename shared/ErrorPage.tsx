@@ -13,7 +13,7 @@ body{margin:0;font-family:system-ui,"Segoe UI",Roboto,Helvetica,Arial,sans-serif
 @media (prefers-color-scheme:dark){body{color:#ededed;background:#0a0a0a}.error code{background:rgba(255,255,255,.1)}}
 `;
 
-type ErrorPageProps =
+export type ErrorPageProps =
   | { side: 'server'; hostname: string; digest: string; detail?: string }
   | { side: 'client'; hostname: string; digest: string }
   | { side: 'http'; status: number; message: string };

@@ -1,9 +1,10 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Config } from '../config.ts';
 import { displayHostname } from '../hostname.ts';
+import type { ServerErrorPageProps } from '../../client/entry-server.tsx';
 import { ClientAbortError, HTML_HEADERS, streamReact, type Renderer } from '../render.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
-import type { FailureRecorder } from './failures.ts';
+import type { Failure, FailureRecorder } from './failures.ts';
 import { HttpError, publicMessage } from './http-error.ts';
 
 interface ErrorHandlerDeps {
@@ -26,43 +27,50 @@ export function wantsJson(req: Request, res: Response): boolean {
 export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler {
   const { config, failures } = deps;
 
-  return (error, req, res, _next) => {
-    if (error instanceof ClientAbortError) return;
-    const { status, digest } = failures.record(error, req, res);
-    // A second page must never be written into the first: end the connection instead.
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    if (res.destroyed) return;
-
-    res.status(status).set('Cache-Control', 'no-store');
-    if (error instanceof HttpError) res.set(error.headers);
-    const message = publicMessage(error, status);
-
-    if (wantsJson(req, res)) {
-      res.json({ error: { status, message, ...(digest === undefined ? {} : { digest }) } });
-      return;
-    }
+  /** The React error page; if rendering it fails, the static page with the same text. */
+  function sendErrorPage(req: Request, res: Response, error: unknown, failure: Failure, message: string): void {
+    const { status, digest } = failure;
     const hostname = displayHostname(config, req);
     const sendFallback = () => {
       if (res.headersSent) return void res.destroy();
       res.status(status).set(HTML_HEADERS).send(fallbackErrorPage(hostname, digest, message));
     };
-    if (req.method === 'HEAD') return void res.set(HTML_HEADERS).end();
-
-    const detail = config.isProduction ? undefined : devDetail(error, deps.fixStack);
+    const props: ServerErrorPageProps =
+      digest === undefined
+        ? { side: 'http', status, message }
+        : { side: 'server', hostname, digest, detail: config.isProduction ? undefined : devDetail(error, deps.fixStack) };
     deps
       .loadRenderer()
-      .then((renderer) =>
-        streamReact({ config, failures }, req, res, sendFallback, status, (options) =>
-          renderer.renderErrorPage(
-            digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest, detail },
-            options,
-          ),
-        ),
-      )
+      .then((renderer) => streamReact({ config, failures }, req, res, sendFallback, status, (options) => renderer.renderErrorPage(props, options)))
       .catch(sendFallback);
+  }
+
+  function respond(error: unknown, req: Request, res: Response): void {
+    if (error instanceof ClientAbortError) return;
+    const failure = failures.record(error, req, res);
+    // A second page must never be written into the first: end the connection instead.
+    if (res.headersSent) return void res.destroy();
+    if (res.destroyed) return;
+
+    res.status(failure.status).set('Cache-Control', 'no-store');
+    if (error instanceof HttpError) res.set(error.headers);
+    const message = publicMessage(error, failure.status);
+    if (wantsJson(req, res)) {
+      const { status, digest } = failure;
+      return void res.json({ error: { status, message, ...(digest === undefined ? {} : { digest }) } });
+    }
+    if (req.method === 'HEAD') return void res.set(HTML_HEADERS).end();
+    sendErrorPage(req, res, error, failure, message);
+  }
+
+  // If handling the error fails too, a fixed answer: Express's default handler is never reached.
+  return (error, req, res, _next) => {
+    try {
+      respond(error, req, res);
+    } catch {
+      if (res.headersSent) res.destroy();
+      else res.status(500).type('text/plain').set('Cache-Control', 'no-store').end('Internal Server Error');
+    }
   };
 }
 
