@@ -40,6 +40,20 @@ describe('Sentry in a real browser', () => {
     await close();
   });
 
+  it('a chunk gone after a deploy reloads the page once, not in a loop', async () => {
+    const { page, close } = await openPage(browser);
+    // The lazily loaded Sentry chunk stands for any chunk a newer release replaced.
+    await page.route('**/assets/sentry-*.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    let documents = 0;
+    page.on('request', (req) => {
+      if (req.resourceType() === 'document') documents++;
+    });
+    await page.goto(`${origin}/`);
+    await page.waitForTimeout(2_000);
+    expect(documents).toBe(2);
+    await close();
+  });
+
   it('the page load joins the server request\'s trace', async () => {
     const { page, close } = await openPage(browser);
     await page.goto(`${origin}/`);
