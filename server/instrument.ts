@@ -1,6 +1,7 @@
 // Loaded with `node --import` before the app, so Sentry's diagnostics-channel instrumentation
 // is in place before express and http load. Without SENTRY_DSN nothing of Sentry is loaded.
 import { loadConfig, type Config } from './config.ts';
+import { pathOf } from './url-path.ts';
 
 /** Request headers worth having on an event; everything else (cookies, auth, tokens) stays. */
 const REQUEST_HEADERS_SENT = ['user-agent', 'accept', 'accept-language', 'content-type', 'referer', 'x-request-id'];
@@ -19,11 +20,19 @@ const config = configOrUndefined();
 if (config?.sentry) {
   const Sentry = await import('@sentry/node');
   const { sentry } = config;
+  // The tunnel relays the browser's own telemetry and health checks are noise: never traced.
+  // Decided when the request's root span starts, so none of its child spans are sent either.
+  const UNTRACED = new RegExp(`^(${sentry.tunnelPath}|/healthz|/readyz)$`);
   Sentry.init({
     dsn: sentry.dsn,
     release: config.release,
     environment: sentry.environment,
-    tracesSampleRate: sentry.tracesSampleRate,
+    // Undefined keeps Sentry in propagation-only mode: trace ids flow, no spans are sent.
+    tracesSampler:
+      sentry.tracesSampleRate === undefined
+        ? undefined
+        : ({ name, normalizedRequest, inheritOrSampleWith }) =>
+            UNTRACED.test(pathOf(normalizedRequest?.url ?? name)) ? 0 : inheritOrSampleWith(sentry.tracesSampleRate!),
     // Nothing personal leaves the server: no user, cookies, bodies, query strings or credentials.
     dataCollection: {
       userInfo: false,
@@ -40,7 +49,5 @@ if (config?.sentry) {
       ...defaults.filter((integration) => !OWN_FAULT_HANDLING.has(integration.name)),
       Sentry.expressIntegration({ shouldHandleError: false }),
     ],
-    // The tunnel relays the browser's own telemetry; tracing it would only add noise.
-    ignoreSpans: [new RegExp(`^\\w+ ${sentry.tunnelPath}$`), /^\w+ \/(healthz|readyz)$/],
   });
 }

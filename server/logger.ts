@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config.ts';
+import { pathOf } from './url-path.ts';
 
 /** Headers that carry credentials never reach the logs. */
 const REDACTED_PATHS = [
@@ -27,13 +28,6 @@ export function createLogger(config: Config, destination?: DestinationStream): L
   // Pretty output is for people at a terminal in dev; everything else gets JSON lines.
   if (config.nodeEnv === 'development') return pino({ ...options, transport: { target: 'pino-pretty' } });
   return pino(options);
-}
-
-/** The path of a request URL; the query string may carry secrets (tokens, emails). */
-export function pathOf(url: string | undefined): string {
-  const raw = url ?? '/';
-  const query = raw.indexOf('?');
-  return query === -1 ? raw : raw.slice(0, query);
 }
 
 /** The access log: one line per request at info (health checks at debug), with its digest. */

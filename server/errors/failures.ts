@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Digester } from './digest.ts';
 import { HttpError, statusOf } from './http-error.ts';
 import { serializeError } from './serialize-error.ts';
-import { pathOf } from '../logger.ts';
+import { pathOf } from '../url-path.ts';
 
 // error → status → digest → one log line → report. Every path that meets a failure (the
 // terminal middleware, React's onError, process faults) comes here, and each error object is

@@ -5,15 +5,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeSentry } from '../support/fake-sentry.ts';
 import { openStream } from '../support/http.ts';
 import { copyBuildContext, findEngine, type Engine } from './engine.ts';
 
 const IMAGE = 'react-ssr-host:test';
 const DIAGNOSTICS_TOKEN = 'container-test-diagnostics-token';
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
-/** The server's default SHUTDOWN_GRACE_MS; `stop -t` must give it longer before SIGKILL. */
-const GRACE_MS = 10_000;
-const STOP_TIMEOUT_S = 20;
+/** The server's default SHUTDOWN_GRACE_MS, inside the engines' default 10 s stop timeout. */
+const GRACE_MS = 7_000;
 const DEV_ONLY_PACKAGES = ['vite', 'vitest', 'typescript', 'tsx', '@vitejs/plugin-react', 'supertest', 'playwright-core'];
 
 const found = await findEngine();
@@ -59,8 +59,10 @@ if (found.engine === undefined) {
     let context = '';
     let id = '';
     let url = '';
+    const sentry = new FakeSentry();
 
     beforeAll(async () => {
+      await sentry.start();
       context = mkdtempSync(join(tmpdir(), 'react-ssr-host-image-'));
       const files = copyBuildContext(context);
       const started = Date.now();
@@ -74,7 +76,7 @@ if (found.engine === undefined) {
       url = `http://127.0.0.1:${port}`;
       // On docker the health status only changes on the image's 30 s interval: probe faster here.
       const health = engine.kind === 'docker' ? ['--health-interval', '1s'] : [];
-      const env = { PORT: String(port), HOST: '127.0.0.1', DIAGNOSTICS_TOKEN, DIGEST_KEY: 'container-test-digest-key' };
+      const env = { PORT: String(port), HOST: '127.0.0.1', DIAGNOSTICS_TOKEN, DIGEST_KEY: 'container-test-digest-key', SENTRY_DSN: sentry.dsn };
       const envArgs = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
       id = (await engine.must(['run', '-d', '--network', 'host', ...health, ...envArgs, IMAGE])).trim().split('\n').pop()!;
       await waitUntilServing(engine, id, url);
@@ -86,6 +88,7 @@ if (found.engine === undefined) {
       if (size.code === 0) console.log(`image size: ${(Number(size.stdout.trim()) / 1e6).toFixed(0)} MB`);
       await engine.run(['rmi', '--force', IMAGE]);
       if (context) rmSync(context, { recursive: true, force: true });
+      await sentry.stop();
     });
 
     it('answers /healthz and renders the home page', async () => {
@@ -105,6 +108,8 @@ if (found.engine === undefined) {
       const errors = (await logLines(engine, id)).filter((line) => line.level === 50 && line.msg === 'request failed');
       expect(errors.map((line) => line.digest)).toEqual([digest]);
       expect(errors[0]!.reqId).toBeTruthy();
+      // Sentry's --import preload works in the image: the same digest reaches the ingest.
+      await sentry.waitFor(() => sentry.events().find((event) => (event.tags as Record<string, string>)?.digest === digest));
     });
 
     it('runs as the unprivileged node user, with code it cannot change', async () => {
@@ -137,11 +142,13 @@ if (found.engine === undefined) {
       expect(result.stdout).toMatch(/digest top/);
     });
 
-    it('a stop during a streamed response finishes it, logs "stopped" and exits 0', async () => {
+    it('a stop during a streamed response finishes it, flushes Sentry, logs "stopped" and exits 0', async () => {
       const slow = await openStream(`${url}/_diag/slow?ms=3000`, { 'user-agent': BROWSER_UA, 'x-diagnostics-token': DIAGNOSTICS_TOKEN });
+      const failed = await fetch(`${url}/_diag/api-error`, { headers: { 'x-diagnostics-token': DIAGNOSTICS_TOKEN } });
+      const { digest } = ((await failed.json()) as { error: { digest: string } }).error;
       const started = Date.now();
-      // `stop` sends the image's STOPSIGNAL (SIGTERM), then SIGKILL after the timeout.
-      const [stopped, page] = await Promise.all([engine.must(['stop', '-t', String(STOP_TIMEOUT_S), id]), slow.rest]);
+      // `stop` sends the image's STOPSIGNAL (SIGTERM), then SIGKILL after its default 10 s.
+      const [stopped, page] = await Promise.all([engine.must(['stop', id]), slow.rest]);
       const stopMs = Date.now() - started;
       console.log(`stop took ${(stopMs / 1000).toFixed(1)} s`);
       expect(stopped.trim()).toBeTruthy();
@@ -151,6 +158,7 @@ if (found.engine === undefined) {
       expect((await engine.must(['inspect', '--format', '{{.State.ExitCode}}', id])).trim()).toBe('0');
       expect(stopMs).toBeLessThan(GRACE_MS);
       expect((await logLines(engine, id)).at(-1)).toMatchObject({ msg: 'stopped', clean: true });
+      expect(sentry.events().filter((event) => (event.tags as Record<string, string>)?.digest === digest)).toHaveLength(1);
     });
   });
 }
