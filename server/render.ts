@@ -58,7 +58,11 @@ export function streamReact(
   const send = () => {
     if (res.destroyed || res.headersSent) return;
     res.status(status).set(HTML_HEADERS);
+    // React writes whatever is ready in many small chunks at once: corked, they leave as one
+    // packet with the headers instead of one write each.
+    res.cork();
     stream.pipe(res);
+    process.nextTick(() => res.uncork());
   };
   const stream = start({
     nonce: res.locals.cspNonce as string | undefined,

@@ -5,6 +5,20 @@ import type { Config } from './config.ts';
 
 /** 128 bits, as the CSP spec recommends for a nonce. */
 const NONCE_BYTES = 16;
+/** Random bytes are drawn in blocks: one system call per 256 requests instead of one each. */
+const POOL_BYTES = NONCE_BYTES * 256;
+
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function nextNonce(): string {
+  if (poolOffset + NONCE_BYTES > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  poolOffset += NONCE_BYTES;
+  return pool.toString('base64', poolOffset - NONCE_BYTES, poolOffset);
+}
 
 const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`;
 
@@ -16,7 +30,7 @@ const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).local
  */
 export function securityHeaders(config: Config): RequestHandler[] {
   const setNonce: RequestHandler = (_req, res, next) => {
-    res.locals.cspNonce = randomBytes(NONCE_BYTES).toString('base64');
+    res.locals.cspNonce = nextNonce();
     next();
   };
   const headers = helmet({

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import { displayHostname } from '../hostname.ts';
 import type { ServerErrorPageProps } from '../../client/entry-server.tsx';
 import { ClientAbortError, HTML_HEADERS, streamReact, type Renderer } from '../render.ts';
+import { createErrorPageCache } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
 import type { Failure, FailureRecorder } from './failures.ts';
 import { HttpError, publicMessage } from './http-error.ts';
@@ -26,6 +27,7 @@ export function wantsJson(req: Request, res: Response): boolean {
  */
 export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler {
   const { config, failures } = deps;
+  const cachedPage = createErrorPageCache(deps.loadRenderer);
 
   /** The React error page; if rendering it fails, the static page with the same text. */
   function sendErrorPage(req: Request, res: Response, error: unknown, failure: Failure, message: string): void {
@@ -35,10 +37,16 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
       if (res.headersSent) return void res.destroy();
       res.status(status).set(HTML_HEADERS).send(fallbackErrorPage(hostname, digest, message));
     };
+    if (config.isProduction) {
+      const props: ServerErrorPageProps = digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest };
+      cachedPage(props, { nonce: String(res.locals.cspNonce ?? ''), hostname, digest })
+        .then((html) => (res.headersSent ? res.destroy() : res.status(status).set(HTML_HEADERS).send(html)))
+        .catch(sendFallback);
+      return;
+    }
+    // Dev renders every time: components change under HMR, and the page shows the stack.
     const props: ServerErrorPageProps =
-      digest === undefined
-        ? { side: 'http', status, message }
-        : { side: 'server', hostname, digest, detail: config.isProduction ? undefined : devDetail(error, deps.fixStack) };
+      digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest, detail: devDetail(error, deps.fixStack) };
     deps
       .loadRenderer()
       .then((renderer) => streamReact({ config, failures }, req, res, sendFallback, status, (options) => renderer.renderErrorPage(props, options)))

@@ -1,13 +1,9 @@
 import { DIGEST_LABEL, serverErrorMessage } from '../../shared/messages.ts';
+import { escapeHtml } from './escape-html.ts';
 
 // Sent when rendering the React error page itself fails: fixed markup that cannot throw,
 // with the same message and digest.
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
-}
 
 export function fallbackErrorPage(hostname: string, digest: string | undefined, statusText: string): string {
   const message = digest === undefined ? statusText : serverErrorMessage(hostname);
