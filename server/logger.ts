@@ -27,7 +27,9 @@ export function createLogger(config: Config, destination?: DestinationStream): L
   if (destination) return pino(options, destination);
   // Pretty output is for people at a terminal in dev; everything else gets JSON lines.
   if (config.nodeEnv === 'development') return pino({ ...options, transport: { target: 'pino-pretty' } });
-  return pino(options);
+  // Synchronous writes: at exit (SIGTERM, a fault) no line is left in a buffer, and lines stay
+  // in order. The soak caught an async write landing after "stopped".
+  return pino(options, pino.destination({ dest: 1, sync: true }));
 }
 
 /** The access log: one line per request at info (health checks at debug), with its digest. */

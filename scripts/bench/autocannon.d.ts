@@ -1,0 +1,36 @@
+// The part of autocannon 9's programmatic API the bench uses (the package ships no types).
+declare module 'autocannon' {
+  interface Percentiles {
+    average: number;
+    p50: number;
+    p99: number;
+    max: number;
+    total: number;
+  }
+
+  export interface Options {
+    url: string;
+    connections: number;
+    /** Seconds. */
+    duration: number;
+    method?: string;
+    headers?: Record<string, string>;
+    /** Seconds before a request counts as a timeout. */
+    timeout?: number;
+    /** A run whose results are discarded, made first with these settings. */
+    warmup?: { connections: number; duration: number };
+  }
+
+  export interface Result {
+    requests: Percentiles & { sent: number };
+    latency: Percentiles;
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    statusCodeStats: Record<string, { count: number }>;
+    warmup?: Result;
+  }
+
+  export default function autocannon(options: Options): PromiseLike<Result>;
+}

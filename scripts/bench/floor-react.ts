@@ -1,0 +1,62 @@
+// Floor (b): Express + React streaming the same pages with none of our middleware: no logger,
+// no request ids, no digests, no error pages beyond a fixed string. It renders client/App.tsx
+// through client/entry-server.tsx exactly as our server does, so the HTML is the same size.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { renderPage } from '../../client/entry-server.tsx';
+import { assetsFromManifest } from '../../server/frontend.ts';
+import type { PageRequest } from '../../shared/runtime.ts';
+
+/** The bench passes its frozen copy of the build (see build-snapshot.ts). */
+const CLIENT_DIR = process.env.CLIENT_DIR ?? join(import.meta.dirname, '../../dist/client');
+const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, '.vite/manifest.json'), 'utf8')) as Parameters<typeof assetsFromManifest>[0];
+const assets = assetsFromManifest(manifest);
+
+const MINIMAL_500 = '<!DOCTYPE html><html lang="en"><title>500</title><h1>Internal Server Error</h1></html>';
+const MINIMAL_404 = '<!DOCTYPE html><html lang="en"><title>404</title><h1>Not Found</h1></html>';
+const HTML = 'text/html; charset=utf-8';
+
+/** Shell first, as for people; a render that throws before the shell gets the fixed 500 page. */
+function page(pageOf: (query: Record<string, unknown>) => PageRequest): RequestHandler {
+  return (req, res) => {
+    const stream = renderPage(
+      { page: pageOf(req.query), assets, requestId: randomUUID() },
+      {
+        onShellReady() {
+          res.status(200).type(HTML);
+          stream.pipe(res);
+        },
+        onShellError() {
+          res.status(500).type(HTML).send(MINIMAL_500);
+        },
+        // Errors after the shell are React's to show; the floor keeps no log.
+        onError: () => undefined,
+      },
+    );
+    res.on('close', () => {
+      if (!res.writableFinished) stream.abort();
+    });
+  };
+}
+
+/** Its error path for JSON: Express's own error routing and a fixed body. */
+const jsonError: ErrorRequestHandler = (_error, _req, res, _next) => {
+  res.status(500).json({ error: { status: 500, message: 'Internal Server Error' } });
+};
+
+const app = express();
+app.disable('x-powered-by');
+app.get('/healthz', (_req, res) => void res.type('text/plain').send('ok'));
+app.use('/assets', express.static(join(CLIENT_DIR, 'assets'), { immutable: true, maxAge: '1y', index: false }));
+app.get('/', page(() => ({ route: 'home', params: {} })));
+app.get('/slow', page((query) => ({ route: 'diag-slow', params: { ms: Number(query.ms) } })));
+app.get('/stream-error', page(() => ({ route: 'diag-stream-error', params: {} })));
+app.get('/error', page(() => ({ route: 'diag-server-error', params: {} })));
+app.get('/api/error', () => {
+  throw new Error('floor: a JSON route threw');
+});
+app.use((_req, res) => void res.status(404).type(HTML).send(MINIMAL_404));
+app.use(jsonError);
+app.listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1');

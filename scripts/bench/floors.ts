@@ -1,0 +1,29 @@
+// Starts the two floors as processes of their own, so each gets a core as our server does.
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSnapshot } from './build-snapshot.ts';
+import { spawnServer, type RunningServer } from './spawn.ts';
+
+const HERE = 'scripts/bench';
+
+/** node:http answering `html` (our home page's bytes) on every path. */
+export async function startHttpFloor(html: string): Promise<RunningServer> {
+  const bodyFile = join(tmpdir(), `bench-floor-body-${process.pid}.html`);
+  writeFileSync(bodyFile, html);
+  try {
+    return await spawnServer({ args: withTsx(`${HERE}/floor-http.ts`), env: { FLOOR_BODY_FILE: bodyFile } });
+  } finally {
+    rmSync(bodyFile, { force: true }); // read once at start
+  }
+}
+
+/** Express + React with NODE_ENV=production (React reads it at run time), via tsx. */
+export function startReactFloor(): Promise<RunningServer> {
+  return spawnServer({ args: withTsx(`${HERE}/floor-react.ts`), env: { CLIENT_DIR: buildSnapshot().clientDir } });
+}
+
+/** `node --import tsx file`: the pid is the server itself, not a tsx launcher. */
+function withTsx(file: string): string[] {
+  return ['--import', 'tsx', file];
+}

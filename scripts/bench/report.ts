@@ -1,0 +1,90 @@
+// The bench's findings, printed for people and written to artifacts/bench/ as Markdown + JSON.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import type { Measured } from './load.ts';
+import type { FirstLoadJs, StreamTiming } from './measure.ts';
+import { STREAMED_PATH } from './routes.ts';
+import { ROOT } from './spawn.ts';
+import { benchTable, toMarkdown, toText } from './table.ts';
+import type { Row, Target } from './targets.ts';
+
+export const ARTIFACT_DIR = join(ROOT, 'artifacts/bench');
+
+export interface BenchReport {
+  generatedAt: string;
+  /** busyBefore: the whole machine's CPU use (0..1) just before the run, from /proc/stat. */
+  machine: { cores: number; cpu: string; node: string; busyBefore: number };
+  settings: { connections: number; durationS: number; warmupS: number; short: boolean; serverLogLevel: string };
+  rows: Row[];
+  httpFloor: Measured;
+  streaming: StreamTiming[];
+  coldStart: { medianMs: number; runsMs: number[] };
+  peakRssMb: { server: number; httpFloor: number; reactFloor: number };
+  firstLoadJs: FirstLoadJs;
+  targets: Target[];
+}
+
+export function machine(): Omit<BenchReport['machine'], 'busyBefore'> {
+  return { cores: cpus().length, cpu: cpus()[0]?.model.trim() ?? 'unknown', node: process.version };
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+function notes(report: BenchReport): string[] {
+  const { settings, machine: m } = report;
+  return [
+    `Machine: ${m.cores} cores (${m.cpu}), Node ${m.node}, ${(m.busyBefore * 100).toFixed(0)}% busy just before the run. Load from autocannon in this process, ` +
+      `${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per route; each server is its own process.`,
+    `Our server runs with LOG_LEVEL=${settings.serverLogLevel}: no access lines, but each 5xx still writes its one level-50 line (as in production).`,
+    `Page rows wait on the page's own server-side delay (home: a 300 ms Suspense section; streamed: ${STREAMED_PATH}; both with a browser User-Agent, so the shell streams first), ` +
+      `so their req/s is bounded near connections ÷ delay on both sides; "CPU µs/req" (server process, from /proc) shows the cost they hide.`,
+  ];
+}
+
+function extras(report: BenchReport): string[] {
+  const lines = report.streaming.map(
+    (timing) => `Streaming ${timing.path} (median of ${timing.samples}, idle server): first chunk ${ms(timing.firstChunkMs)}, complete ${ms(timing.totalMs)}`,
+  );
+  const { coldStart, peakRssMb, firstLoadJs } = report;
+  lines.push(`Cold start (spawn → first 200 on /healthz), median of ${coldStart.runsMs.length}: ${ms(coldStart.medianMs)} (${coldStart.runsMs.map((run) => run.toFixed(0)).join(', ')} ms)`);
+  lines.push(`Peak RSS (VmHWM) after the load: server ${peakRssMb.server.toFixed(1)} MB; floors: node:http ${peakRssMb.httpFloor.toFixed(1)} MB, Express+React ${peakRssMb.reactFloor.toFixed(1)} MB`);
+  const files = firstLoadJs.files.map((file) => `${file.path} ${(file.gzipBytes / 1024).toFixed(1)} KB`).join(', ');
+  lines.push(`First-load JS of / (gzip, zlib default level): ${(firstLoadJs.gzipBytes / 1024).toFixed(1)} KB (${files})`);
+  const floor = report.httpFloor;
+  lines.push(`node:http floor (same HTML bytes as /): ${floor.rps.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, CPU ${floor.cpuUsPerRequest.toFixed(0)} µs/req`);
+  return lines;
+}
+
+function targetLines(targets: Target[]): string[] {
+  return targets.map((target) => `${target.pass ? 'pass' : 'MISS'}  ${target.name}: ${target.detail}`);
+}
+
+export function renderText(report: BenchReport): string {
+  return [toText(benchTable(report.rows, report.targets)), '', ...extras(report), '', 'Targets:', ...targetLines(report.targets).map((line) => `  ${line}`), '', ...notes(report)].join('\n');
+}
+
+export function renderMarkdown(report: BenchReport): string {
+  return [
+    `Bench of ${report.generatedAt}${report.settings.short ? ' (--short)' : ''}`,
+    '',
+    toMarkdown(benchTable(report.rows, report.targets)),
+    '',
+    ...extras(report).map((line) => `- ${line}`),
+    '',
+    'Targets:',
+    '',
+    ...targetLines(report.targets).map((line) => `- ${line}`),
+    '',
+    ...notes(report).map((line) => `> ${line}\n>`),
+  ].join('\n');
+}
+
+export function writeArtifacts(report: BenchReport): string[] {
+  mkdirSync(ARTIFACT_DIR, { recursive: true });
+  const md = join(ARTIFACT_DIR, 'bench.md');
+  const json = join(ARTIFACT_DIR, 'bench.json');
+  writeFileSync(md, `${renderMarkdown(report)}\n`);
+  writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+  return [md, json];
+}

@@ -1,0 +1,168 @@
+// `npm run bench`: our server against two floors (bare node:http; Express + React without our
+// middleware), one table. Misses against targets are printed; only a crash or an unexpected
+// status fails the run.
+import { BROWSER_HEADERS, startAppServer } from './app-server.ts';
+import { numberFlag, parseFlags } from './args.ts';
+import { startHttpFloor, startReactFloor } from './floors.ts';
+import { fetchOnce } from './http.ts';
+import { loadRoute, type LoadSettings, type Measured } from './load.ts';
+import { coldStartMs, entryScript, firstLoadJs, streamTiming } from './measure.ts';
+import { machineBusy, memoryMb } from './proc.ts';
+import { machine, renderText, writeArtifacts, type BenchReport } from './report.ts';
+import { benchRoutes, STREAMED_PATH, withFloorAsset, type BenchRoute } from './routes.ts';
+import type { RunningServer } from './spawn.ts';
+import { evaluateTargets, type Row } from './targets.ts';
+
+/** Logging every access line would measure pino, not the host; 5xx lines are still written. */
+const SERVER_LOG_LEVEL = 'warn';
+const COLD_START_SAMPLES = 3;
+const STREAM_TIMING_SAMPLES = 5;
+/** Enough for the JIT to settle on each route before it is measured. */
+const WARMUP_S = { full: 3, short: 1 };
+const DURATION_S = { full: 10, short: 2 };
+/** Sampled before the run: other work on the machine makes every number below noisy. */
+const BUSY_SAMPLE_MS = 2_000;
+const BUSY_WARNING = 0.1;
+/** Fixed costs besides the load runs: spawns, cold starts, timings. Past budget the run aborts. */
+const FIXED_BUDGET_S = 90;
+
+type Settings = LoadSettings & { short: boolean };
+
+function readSettings(): Settings {
+  const flags = parseFlags(process.argv.slice(2), { values: ['duration', 'connections'], switches: ['short'] });
+  const short = flags.short === true;
+  return {
+    short,
+    connections: numberFlag(flags, 'connections', 20, 1_000),
+    durationS: numberFlag(flags, 'duration', short ? DURATION_S.short : DURATION_S.full, 600),
+    warmupS: short ? WARMUP_S.short : WARMUP_S.full,
+  };
+}
+
+function assertRunning(server: RunningServer, what: string): void {
+  if (!server.isRunning()) throw new Error(`the server exited during ${what}:\n${server.stderr()}`);
+}
+
+async function loadAll(server: RunningServer, routes: BenchRoute[], pathOf: (route: BenchRoute) => string, settings: Settings, who: string) {
+  const results = new Map<string, Measured>();
+  for (const route of routes) {
+    const measured = await loadRoute(server.pid, server.url + pathOf(route), { ...BROWSER_HEADERS }, route.expect, settings);
+    assertRunning(server, `${who} ${route.label}`);
+    results.set(route.id, measured);
+    const flag = measured.unexpected === 0 ? '' : `  UNEXPECTED ${JSON.stringify(measured.statuses)} errors ${measured.errors}`;
+    console.log(`  ${who.padEnd(14)} ${route.label.padEnd(30)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms${flag}`);
+  }
+  return results;
+}
+
+async function stopCleanly(server: RunningServer, who: string): Promise<void> {
+  const exit = await server.stop();
+  if (exit.code !== 0) throw new Error(`${who} exited with ${exit.code ?? exit.signal} on SIGTERM:\n${server.stderr()}`);
+}
+
+async function homeHtml(server: RunningServer): Promise<string> {
+  const home = await fetchOnce(`${server.url}/`, { ...BROWSER_HEADERS });
+  if (home.status !== 200) throw new Error(`/ answered ${home.status}`);
+  return home.body.toString('utf8');
+}
+
+async function benchOurServer(settings: Settings) {
+  const server = await startAppServer({ logLevel: SERVER_LOG_LEVEL });
+  try {
+    const html = await homeHtml(server);
+    const routes = benchRoutes(entryScript(html));
+    const js = await firstLoadJs(server.url, html);
+    const streaming = [];
+    for (const path of ['/', STREAMED_PATH]) streaming.push(await streamTiming(server.url, path, { ...BROWSER_HEADERS }, STREAM_TIMING_SAMPLES));
+    const results = await loadAll(server, routes, (route) => route.path, settings, 'server');
+    return { html, routes, js, streaming, results, peakRssMb: memoryMb(server.pid, 'VmHWM') };
+  } finally {
+    await stopCleanly(server, 'the server');
+  }
+}
+
+async function benchFloor<T>(start: () => Promise<RunningServer>, work: (floor: RunningServer) => Promise<T>) {
+  const floor = await start();
+  try {
+    const results = await work(floor);
+    return { results, peakRssMb: memoryMb(floor.pid, 'VmHWM') };
+  } finally {
+    await floor.stop();
+  }
+}
+
+function toRows(routes: BenchRoute[], ours: Map<string, Measured>, floor: Map<string, Measured>, httpFloor: Measured): Row[] {
+  return routes.map((route) => {
+    const mine = ours.get(route.id)!;
+    const theirs = floor.get(route.id)!;
+    return {
+      ...route,
+      ...mine,
+      vsHttp: mine.rps / httpFloor.rps,
+      floorRps: theirs.rps,
+      floorCpuUsPerRequest: theirs.cpuUsPerRequest,
+      vsFloor: mine.rps / theirs.rps,
+    };
+  });
+}
+
+/** Every load run: our routes, the same on the Express + React floor, and the node:http floor. */
+const LOAD_RUNS = 2 * benchRoutes('/asset').length + 1;
+
+function startWatchdog(settings: Settings): void {
+  const budgetS = FIXED_BUDGET_S + LOAD_RUNS * (settings.durationS + settings.warmupS);
+  setTimeout(() => {
+    console.error(`bench: still running after ${budgetS} s; aborting`);
+    process.exit(2);
+  }, budgetS * 1000).unref();
+}
+
+async function collect(settings: Settings): Promise<{ report: BenchReport; unexpected: number }> {
+  const busyBefore = await machineBusy(BUSY_SAMPLE_MS);
+  if (busyBefore > BUSY_WARNING) console.log(`bench: WARNING the machine is ${(busyBefore * 100).toFixed(0)}% busy before the run: expect noisy numbers`);
+  const coldStart = await coldStartMs(COLD_START_SAMPLES, SERVER_LOG_LEVEL);
+  const ours = await benchOurServer(settings);
+  const http = await benchFloor(() => startHttpFloor(ours.html), async (floor) => {
+    const root: BenchRoute = { id: 'http', label: 'fixed HTML', path: '/', expect: 200, floorPath: '/' };
+    return (await loadAll(floor, [root], () => '/', settings, 'node:http')).get('http')!;
+  });
+  const react = await benchFloor(startReactFloor, async (floor) => {
+    const routes = withFloorAsset(ours.routes, entryScript(await homeHtml(floor)));
+    return { routes, measured: await loadAll(floor, routes, (route) => route.floorPath, settings, 'express+react') };
+  });
+
+  const rows = toRows(react.results.routes, ours.results, react.results.measured, http.results);
+  const report: BenchReport = {
+    generatedAt: new Date().toISOString(),
+    machine: { ...machine(), busyBefore },
+    settings: { ...settings, serverLogLevel: SERVER_LOG_LEVEL },
+    rows,
+    httpFloor: http.results,
+    streaming: ours.streaming,
+    coldStart,
+    peakRssMb: { server: ours.peakRssMb, httpFloor: http.peakRssMb, reactFloor: react.peakRssMb },
+    firstLoadJs: ours.js,
+    targets: evaluateTargets(rows, ours.js.gzipBytes),
+  };
+  const unexpected = [...rows, http.results, ...react.results.measured.values()].reduce((sum, m) => sum + m.unexpected, 0);
+  return { report, unexpected };
+}
+
+async function main(): Promise<number> {
+  const settings = readSettings();
+  startWatchdog(settings);
+  console.log(`bench: ${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per route, server LOG_LEVEL=${SERVER_LOG_LEVEL}`);
+  const { report, unexpected } = await collect(settings);
+  console.log(`\n${renderText(report)}\n`);
+  console.log(`Wrote ${writeArtifacts(report).join(' and ')}`);
+  if (unexpected > 0) console.error(`bench: ${unexpected} responses had an unexpected status or failed`);
+  return unexpected > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error('bench failed:', error);
+    process.exit(1);
+  },
+);
