@@ -78,6 +78,10 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    logger.fatal({ host: config.host, port: config.port, code: error.code }, `cannot listen on ${config.host}:${config.port}: ${error.message}`);
+    process.exit(1);
+  });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
