@@ -37,39 +37,36 @@ export function routeOf(req: Request, res: Response): string {
   return label ?? (path === undefined ? 'unmatched' : req.baseUrl + path);
 }
 
+/**
+ * Errors already recorded for this response. Per response, not per app: an error object
+ * shared between requests (a cached rejected promise, say) is a failure of each of them.
+ */
+function recordedFor(res: Response): WeakMap<object, Failure> {
+  return ((res.locals.failures as WeakMap<object, Failure> | undefined) ??= new WeakMap());
+}
+
 export function createFailureRecorder(deps: { digester: Digester; logger: Logger; reporter?: Reporter }): FailureRecorder {
-  const seen = new WeakMap<object, Failure>();
   return {
     record(error, req, res) {
-      const known = typeof error === 'object' && error !== null ? seen.get(error) : undefined;
+      const recorded = recordedFor(res);
+      const key = typeof error === 'object' && error !== null ? error : undefined;
+      const known = key && recorded.get(key);
       if (known) return known;
       const status = statusOf(error);
       const failure: Failure = { status, digest: status >= 500 ? deps.digester(error) : undefined };
-      if (typeof error === 'object' && error !== null) seen.set(error, failure);
+      if (key) recorded.set(key, failure);
       res.locals.digest ??= failure.digest;
 
-      const report: FailureReport = {
-        ...failure,
-        error,
-        reqId: String(req.id),
-        method: req.method,
-        path: pathOf(req.originalUrl),
-        route: routeOf(req, res),
-      };
+      const where = { ...failure, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
       const fields = {
-        digest: report.digest,
-        reqId: report.reqId,
-        method: report.method,
-        path: report.path,
-        status,
-        route: report.route,
+        ...where,
         headersSent: res.headersSent,
         // An expected 4xx is fully described by its type and message; its stack is noise.
         error: status < 500 && error instanceof HttpError ? { type: error.name, message: error.message } : serializeError(error),
       };
       if (status >= 500) deps.logger.error(fields, 'request failed');
       else deps.logger.info(fields, 'request rejected');
-      if (report.digest !== undefined) deps.reporter?.({ ...report, digest: report.digest });
+      if (failure.digest !== undefined) deps.reporter?.({ ...where, error, digest: failure.digest });
       return failure;
     },
   };
