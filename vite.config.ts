@@ -1,11 +1,52 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/** `*.server.ts` modules (route loaders) run only on the server. */
+const SERVER_MODULE = /\.server\.[cm]?[jt]sx?$/;
+/** The route table's `server: () => import('./x.server.ts')`: the browser gets a stub in its place. */
+const DYNAMIC_SERVER_IMPORT = /import\(\s*(['"])([^'"]+\.server(?:\.[cm]?[jt]sx?)?)\1\s*\)/g;
+
+/**
+ * Keeps server-only code out of the browser: a dynamic import of a `.server` module becomes a
+ * stub that rejects, and any other import of one from browser code fails the build. Their code,
+ * imports and secrets never reach dist/client (a test greps it for a loader's marker).
+ */
+function serverOnlyModules(): Plugin {
+  const isServer = (environment: { config: { consumer: string } } | undefined, ssr: boolean | undefined) =>
+    ssr === true || environment?.config.consumer === 'server';
+  return {
+    name: 'react-ssr-host:server-only-modules',
+    enforce: 'pre',
+    transform(code, id, options) {
+      if (isServer(this.environment, options?.ssr) || id.includes('/node_modules/') || !code.includes('.server')) return undefined;
+      const stubbed = code.replace(DYNAMIC_SERVER_IMPORT, (_m, _q, path: string) => `Promise.reject(new Error(${JSON.stringify(`${path} is server-only`)}))`);
+      return stubbed === code ? undefined : { code: stubbed, map: null };
+    },
+    load(id, options) {
+      if (SERVER_MODULE.test(id.split('?')[0]!) && !isServer(this.environment, options?.ssr)) {
+        this.error(`${id} is a server-only module: browser code may not import it (only the route table's \`server\` field names it)`);
+      }
+      return undefined;
+    },
+  };
+}
+
+/**
+ * React Router's package exports only its development build (dev warnings included); its
+ * production build ships beside it. The browser bundle takes that one.
+ */
+const ROUTER_PRODUCTION = [
+  { find: /^react-router$/, replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
+  { find: /^react-router\/dom$/, replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)) },
+];
 
 // One config, two builds: the browser bundle (hashed files + manifest) and the server bundle
 // (the process entry, with the React renderer inside; dependencies stay external so Sentry's
 // `--import` instrumentation sees the real packages).
-export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react()],
+export default defineConfig(({ isSsrBuild, mode }) => ({
+  plugins: [serverOnlyModules(), react()],
+  resolve: { alias: !isSsrBuild && mode === 'production' ? ROUTER_PRODUCTION : [] },
   build: isSsrBuild
     ? {
         outDir: 'dist/server',

@@ -5,6 +5,8 @@ export default defineConfig({
   // production React loaded below.
   oxc: { jsx: { runtime: 'automatic', development: false } },
   test: {
+    // The error pages inline their stylesheet (`?raw`): the tests must see its real text.
+    css: { include: [/error-page\.css/] },
     include: ['tests/**/*.test.{ts,tsx}'],
     // The container test needs a container engine; `npm run test:container` runs it.
     exclude: ['tests/container/**', 'node_modules/**'],

@@ -1,10 +1,19 @@
 import '@vitejs/plugin-react/preamble';
 import { StrictMode, useEffect, type ReactNode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
 import { RUNTIME_GLOBAL, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
 import { createErrorHooks, reportToServer } from './report-error.tsx';
+import { connectPageScripts, createDeferredRegistry, DeferredPlaceholders } from './router/deferred.tsx';
+import { PrefetchContext } from './router/Link.tsx';
+import { createDataStrategy } from './router/navigation.ts';
+import { createPrefetcher } from './router/prefetch.ts';
+import { loaderRouteIds, toRouterRoutes } from './router/router-routes.ts';
+import { routes as table } from './routes.tsx';
 import { reloadOnStaleChunk } from './stale-chunk.ts';
+import '../shared/error-page.css';
 import './styles.css';
 
 declare global {
@@ -22,6 +31,33 @@ reloadOnStaleChunk();
 // DSN its chunk is never fetched and failures go to the server's own endpoint.
 const errorHooks = config.sentry ? (await import('./sentry.ts')).initSentry(config.sentry) : createErrorHooks(reportToServer);
 
+// Loader data comes from the server: in this page for the first render, then per navigation.
+const fromServer = () => {
+  throw new Error('Route data is loaded by the data strategy (client/router/navigation.ts)');
+};
+const routes = toRouterRoutes(table, () => fromServer);
+const loaderIds = loaderRouteIds(table);
+const prefetcher = createPrefetcher(routes, loaderIds);
+
+/** The matched routes' code must be here before hydration, or React would render nothing for them. */
+async function loadMatchedRoutes(all: RouteObject[]): Promise<void> {
+  const matches = matchRoutes(all, window.location) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      Object.assign(route, await route.lazy(), { lazy: undefined });
+    }),
+  );
+}
+await loadMatchedRoutes(routes);
+
+const deferred = createDeferredRegistry();
+connectPageScripts(deferred.settle);
+const router = createBrowserRouter(routes, {
+  hydrationData: { loaderData: deferred.revive(config.router.loaderData), errors: config.router.errors },
+  dataStrategy: createDataStrategy(prefetcher, loaderIds),
+});
+
 /** Marks the document once React has hydrated it (an effect runs only after hydration). */
 function Hydrated({ children }: { children: ReactNode }) {
   useEffect(() => {
@@ -30,11 +66,20 @@ function Hydrated({ children }: { children: ReactNode }) {
   return children;
 }
 
+/** React's root hooks report errors once (report-error.tsx); the router must not log them again. */
+const quiet = () => {};
+
 hydrateRoot(
   document,
   <StrictMode>
     <Hydrated>
-      <App config={config} />
+      <PrefetchContext value={prefetcher}>
+        <App
+          config={config}
+          router={<RouterProvider router={router} onError={quiet} />}
+          after={<DeferredPlaceholders ids={config.router.deferred} />}
+        />
+      </PrefetchContext>
     </Hydrated>
   </StrictMode>,
   errorHooks,

@@ -1,41 +1,181 @@
-// The seam between HTTP and React: builds the element and hands back React's stream.
-// It knows nothing of requests or responses; server/render.ts does.
+// The seam between HTTP and React (shared/page-seam.ts): runs the route table's loaders for a
+// Fetch request and hands back React's stream. It knows nothing of Express; server/pages.ts does.
 import { StrictMode } from 'react';
-import { renderToPipeableStream, type PipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server';
+import { renderToPipeableStream } from 'react-dom/server';
+import {
+  createStaticHandler,
+  createStaticRouter,
+  matchRoutes,
+  StaticRouterProvider,
+  type LoaderFunction,
+  type StaticHandlerContext,
+} from 'react-router';
 import { Document } from '../shared/Document.tsx';
-import { ERROR_PAGE_CSS, ErrorPage, type ErrorPageProps } from '../shared/ErrorPage.tsx';
+import { ErrorPage } from '../shared/ErrorPage.tsx';
+import ERROR_PAGE_CSS from '../shared/error-page.css?raw';
+import type { DataOutcome, PageOutcome, PageRequestContext, Renderer, ServerErrorPageProps, StreamOptions } from '../shared/page-seam.ts';
 import { RUNTIME_GLOBAL, serializeForScript, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
+import { DeferredScripts, handleDeferred, splitDeferred, type PendingValue } from './router/deferred.tsx';
+import type { RouteHandle } from './router/HostRoot.tsx';
+import { routeFailure, type RouteFailure } from './router/route-failure.ts';
+import type { RouteEntry } from './router/route-table.ts';
+import { HOST_ROUTE_ID, toRouterRoutes, type LoaderFor } from './router/router-routes.ts';
+import { routes as appRoutes } from './routes.tsx';
 
-export type StreamOptions = Omit<RenderToPipeableStreamOptions, 'bootstrapModules' | 'bootstrapScriptContent'>;
+export type { Renderer, ServerErrorPageProps, StreamOptions } from '../shared/page-seam.ts';
 
-export function renderPage(config: RuntimeConfig, options: StreamOptions): PipeableStream {
-  return renderToPipeableStream(
-    <StrictMode>
-      <App config={config} />
-    </StrictMode>,
-    {
-      ...options,
-      bootstrapScriptContent: `window.${RUNTIME_GLOBAL}=${serializeForScript(config)}`,
-      bootstrapModules: [...config.assets.scripts],
-    },
-  );
+const serverLoader: LoaderFor = (entry) =>
+  (async ({ params, request }) => {
+    const { loader } = await entry.server();
+    const data = await loader({ params, request, signal: request.signal });
+    handleDeferred(data);
+    return data;
+  }) satisfies LoaderFunction;
+
+function isRedirect(response: Response): boolean {
+  return response.status >= 300 && response.status < 400 && response.headers.has('Location');
 }
-
-/** The server renders its own failures and status pages; the client variant is the browser's. */
-export type ServerErrorPageProps = Exclude<ErrorPageProps, { side: 'client' }>;
 
 function styleNonce(nonce: StreamOptions['nonce']): string | undefined {
   return typeof nonce === 'string' ? nonce : nonce?.style;
 }
 
-/** Error pages are complete without JavaScript or assets: nothing they need can be broken. */
-export function renderErrorPage(props: ServerErrorPageProps, options: StreamOptions): PipeableStream {
-  const title = props.side === 'http' ? `${props.status}: ${props.message}` : 'Application error';
-  return renderToPipeableStream(
-    <Document title={title} inlineCss={ERROR_PAGE_CSS} nonce={styleNonce(options.nonce)}>
-      <ErrorPage {...props} />
-    </Document>,
-    options,
-  );
+function scriptNonce(nonce: StreamOptions['nonce']): string | undefined {
+  return typeof nonce === 'string' ? nonce : nonce?.script;
 }
+
+/** A renderer for a route table: the app's own, or a test's. */
+export function createRenderer(entries: RouteEntry[]): Renderer {
+  const routes = toRouterRoutes(entries, serverLoader);
+  const handler = createStaticHandler(routes);
+
+  /** The routes the request matches, or none when it names a diagnostic route without the token. */
+  function match(context: PageRequestContext) {
+    const matches = matchRoutes(handler.dataRoutes, new URL(context.request.url).pathname);
+    if (matches === null) return null;
+    const diagnostics = matches.some((m) => (m.route.handle as RouteHandle | undefined)?.diagnostics);
+    return diagnostics && !context.allowDiagnostics ? null : matches;
+  }
+
+  /** Records each route failure once and keeps only what its boundary shows. */
+  function recordErrors(context: PageRequestContext, errors: StaticHandlerContext['errors']): Record<string, RouteFailure> | null {
+    if (errors === null) return null;
+    const failures: Record<string, RouteFailure> = {};
+    for (const [routeId, error] of Object.entries(errors)) {
+      const { status, digest } = context.recordFailure(error);
+      failures[routeId] = routeFailure(status, digest);
+    }
+    return failures;
+  }
+
+  /** `serialized` is the loader data the browser gets: pending values as markers. */
+  function renderDocument(
+    context: PageRequestContext,
+    staticContext: StaticHandlerContext,
+    serialized: { data: Record<string, unknown>; pending: PendingValue[] },
+    options: StreamOptions,
+  ) {
+    const { pending } = serialized;
+    const config: RuntimeConfig = {
+      ...context.page,
+      router: { loaderData: serialized.data, errors: staticContext.errors, deferred: pending.map((value) => value.id) },
+    };
+    const router = createStaticRouter(handler.dataRoutes, staticContext);
+    const nonce = scriptNonce(options.nonce);
+    return renderToPipeableStream(
+      <StrictMode>
+        <App
+          config={config}
+          router={<StaticRouterProvider router={router} context={staticContext} hydrate={false} nonce={nonce} />}
+          after={<DeferredScripts pending={pending} nonce={nonce} />}
+        />
+      </StrictMode>,
+      {
+        ...options,
+        bootstrapScriptContent: `window.${RUNTIME_GLOBAL}=${serializeForScript(config)}`,
+        bootstrapModules: [...config.assets.scripts],
+      },
+    );
+  }
+
+  async function page(context: PageRequestContext): Promise<PageOutcome> {
+    const matches = match(context);
+    if (matches === null) return { type: 'no-route' };
+    const result = await handler.query(context.request);
+    if (result instanceof Response) {
+      return isRedirect(result)
+        ? { type: 'redirect', status: result.status, location: result.headers.get('Location')! }
+        : { type: 'failure', error: new Error(`A loader returned a ${result.status} response that is not a redirect`) };
+    }
+    // React Router sends a failure to the nearest route that declares a boundary, else to the root.
+    const rootError = result.errors?.[HOST_ROUTE_ID];
+    if (rootError !== undefined) return { type: 'failure', error: rootError };
+    const errors = recordErrors(context, result.errors);
+    const fail = (error: unknown) => {
+      const { status, digest } = context.recordFailure(error);
+      return routeFailure(status, digest);
+    };
+    const serialized = splitDeferred(result.loaderData, fail);
+    const staticContext: StaticHandlerContext = { ...result, errors };
+    const leaf = matches[matches.length - 1]!.route;
+    // A render failure cannot be placed exactly; like React Router's framework mode, the leaf's nearest boundary shows it.
+    const boundary = [...matches].reverse().find((m) => m.route.ErrorBoundary !== undefined && m.route.id !== HOST_ROUTE_ID);
+    return {
+      type: 'render',
+      status: result.statusCode,
+      routeId: leaf.id,
+      render: (options) => renderDocument(context, staticContext, serialized, options),
+      canRecover: boundary !== undefined,
+      renderFailure(failure, options) {
+        if (boundary === undefined) throw new Error('No route boundary to render the failure in');
+        const failed = { ...staticContext, statusCode: failure.status, errors: { [boundary.route.id]: routeFailure(failure.status, failure.digest) } };
+        return renderDocument(context, failed, { data: serialized.data, pending: [] }, options);
+      },
+    };
+  }
+
+  async function data(context: PageRequestContext, routeIds: readonly string[]): Promise<DataOutcome> {
+    const matches = match(context);
+    if (matches === null) return { type: 'no-route' };
+    const wanted = new Set(routeIds);
+    const result = await handler.query(context.request, {
+      filterMatchesToLoad: (m) => wanted.has(m.route.id),
+      // The browser's router bubbles each failure to its boundary itself.
+      skipLoaderErrorBubbling: true,
+    });
+    if (result instanceof Response) {
+      if (isRedirect(result)) return { type: 'redirect', status: result.status, location: result.headers.get('Location')! };
+      throw new Error(`A loader returned a ${result.status} response that is not a redirect`);
+    }
+    const errors = recordErrors(context, result.errors);
+    const fail = (error: unknown) => {
+      const { status, digest } = context.recordFailure(error);
+      return routeFailure(status, digest);
+    };
+    const loaded = Object.fromEntries(Object.entries(result.loaderData).filter(([id]) => wanted.has(id)));
+    const { data: head, pending } = splitDeferred(loaded, fail);
+    return {
+      type: 'data',
+      status: result.statusCode,
+      head: { data: head, errors },
+      rest: pending,
+      failed: (id, error) => ({ id, failure: fail(error) }),
+    };
+  }
+
+  /** Error pages are complete without JavaScript or assets: nothing they need can be broken. */
+  function renderErrorPage(props: ServerErrorPageProps, options: StreamOptions) {
+    const title = props.side === 'http' ? `${props.status}: ${props.message}` : 'Application error';
+    return renderToPipeableStream(
+      <Document title={title} inlineCss={ERROR_PAGE_CSS} nonce={styleNonce(options.nonce)} robots="noindex">
+        <ErrorPage {...props} />
+      </Document>,
+      options,
+    );
+  }
+
+  return { match: (context) => match(context)?.at(-1)?.route.id, page, data, renderErrorPage };
+}
+
+export const { match, page, data, renderErrorPage } = createRenderer(appRoutes);

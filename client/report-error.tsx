@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { clientDigest } from '../shared/client-digest.ts';
 import { ErrorPage } from '../shared/ErrorPage.tsx';
 import { CLIENT_ERRORS_PATH, RUNTIME_GLOBAL } from '../shared/runtime.ts';
+import { isRouteFailure } from './router/route-failure.ts';
 
 // React 19's root error hooks. Each failure is logged to the console once with its digest and
 // reported once: to Sentry when it is configured (client/sentry.ts wraps these hooks), else to
@@ -46,8 +47,10 @@ function showClientErrorPage(digest: string): void {
 
 export function createErrorHooks(report?: Report) {
   return {
-    /** An error the root boundary caught; the boundary already shows the client error page. */
+    /** An error a boundary caught; the boundary already shows it. */
     onCaughtError(error: unknown, info: ErrorInfo) {
+      // A server failure shown in a route boundary: the server logged and reported it already.
+      if (isRouteFailure(error)) return;
       const digest = digestOf(error);
       console.error(`Client error (digest ${digest})`, error, info.componentStack ?? '');
       report?.('caught', error, digest);

@@ -13,7 +13,8 @@ import { createTunnelRouter } from './tunnel.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createHealthRouter } from './health.ts';
 import { createHttpLogger } from './logger.ts';
-import { createPageHandler } from './pages.ts';
+import { createPageHandlers, DATA_PATH } from './pages.ts';
+import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
 
 export interface AppDeps {
   logger: Logger;
@@ -37,7 +38,7 @@ const rejectMalformedPath: RequestHandler = (req, _res, next) => {
 /** The middleware order below is the table of contents of a request. Nothing listens here. */
 export function createApp(config: Config, deps: AppDeps): Express {
   const failures = createFailureRecorder({ digester: createDigester(config.digestKey), logger: deps.logger, reporter: deps.telemetry?.report });
-  const page = createPageHandler({ config, failures, frontend: deps.frontend, traceMeta: deps.telemetry?.traceMeta });
+  const pages = createPageHandlers({ config, failures, frontend: deps.frontend, traceMeta: deps.telemetry?.traceMeta });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -49,12 +50,11 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(deps.frontend.middleware);
   app.use(createClientErrorsRouter(deps.logger));
   if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry));
-  if (config.diagnosticsToken !== undefined) {
-    app.use('/_diag', createDiagnosticsRouter(config.diagnosticsToken, page));
-  }
-  app.all('/', page({ route: 'home', params: {} }));
+  if (config.diagnosticsToken !== undefined) app.use('/_diag', createDiagnosticsRouter(config));
+  app.use(DATA_PATH, pages.data);
+  app.use(pages.page);
   app.use(() => {
-    throw new HttpError(404, 'This page could not be found.');
+    throw new HttpError(404, NOT_FOUND_MESSAGE);
   });
   app.use(
     createErrorHandler({

@@ -11,3 +11,14 @@ export function displayHostname(config: Config, req: Request): string {
   const candidate = req.hostname;
   return typeof candidate === 'string' && isValidHostname(candidate) ? candidate.toLowerCase() : FALLBACK_HOSTNAME;
 }
+
+/**
+ * The origin the request was addressed to, for resolving a loader's redirect. Only a valid
+ * host name (and port) is taken from the Host header; anything else resolves as localhost.
+ */
+export function requestOrigin(req: Request): string {
+  const host = req.get('host') ?? '';
+  const [name = '', port] = host.split(/:(?=\d+$)/);
+  const safeHost = isValidHostname(name) ? (port === undefined ? name : `${name}:${port}`) : 'localhost';
+  return `${req.protocol}://${safeHost.toLowerCase()}`;
+}

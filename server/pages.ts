@@ -1,18 +1,24 @@
-import type { RequestHandler } from 'express';
-import type { BrowserSentryConfig, PageRequest, TraceMeta } from '../shared/runtime.ts';
+import type { Request, RequestHandler, Response } from 'express';
+import type { PageRequestContext, Renderer } from '../shared/page-seam.ts';
+import { DATA_PATH, ROUTES_PARAM, type DataLine } from '../shared/route-data.ts';
+import type { BrowserSentryConfig, TraceMeta } from '../shared/runtime.ts';
 import type { Config } from './config.ts';
+import { diagnosticsAllowed } from './diagnostics.ts';
 import { HttpError } from './errors/http-error.ts';
 import type { FailureRecorder } from './errors/failures.ts';
 import type { Frontend } from './frontend.ts';
-import { HTML_HEADERS, streamReact } from './render.ts';
+import { displayHostname, requestOrigin } from './hostname.ts';
+import { ClientAbortError, requestDeadline, streamReact } from './render.ts';
+
+// The app's pages come from its route table (client/routes.tsx) through the renderer; nothing
+// here lists them. Pages answer GET and HEAD (HEAD with the status GET would have, RFC 9110
+// §9.3.2); other methods get 405 with Allow (RFC 9110 §15.5.6).
 
 const PAGE_METHODS = 'GET, HEAD';
+/** A navigation names the routes whose data it needs: a handful, with short ids. */
+const MAX_ROUTE_IDS = 16;
+const ROUTE_ID = /^[\w-]{1,64}$/;
 
-/**
- * Serves a React page at its path: `res.locals.page` is set by the router that matched it.
- * Pages answer GET and HEAD only (405 with Allow otherwise, RFC 9110 §15.5.6); HEAD gets the
- * headers without rendering anything (RFC 9110 §9.3.2).
- */
 interface PageDeps {
   config: Config;
   failures: FailureRecorder;
@@ -28,20 +34,120 @@ function browserSentry(config: Config): BrowserSentryConfig | undefined {
   return { dsn, environment, tracesSampleRate, tunnel: tunnelPath, release: config.release };
 }
 
-export function createPageHandler(deps: PageDeps) {
-  const sentry = browserSentry(deps.config);
-  return (page: PageRequest): RequestHandler =>
-    async (req, res, next) => {
-      res.locals.route = `page:${page.route}`;
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: PAGE_METHODS } });
-      }
-      if (req.method === 'HEAD') {
-        res.status(200).set(HTML_HEADERS).end();
-        return;
-      }
-      const renderer = await deps.frontend.loadRenderer();
-      const runtime = { page, assets: deps.frontend.assets, requestId: String(req.id), trace: deps.traceMeta?.(), sentry };
-      streamReact(deps, req, res, next, 200, (options) => renderer.renderPage(runtime, options));
-    };
+/** A loader may redirect only within this site: anything else would be an open redirect. */
+export class CrossOriginRedirectError extends Error {
+  constructor(location: string) {
+    super(`A loader redirected to another origin: ${location.slice(0, 200)}`);
+    this.name = 'CrossOriginRedirectError';
+  }
 }
+
+function sameOrigin(location: string, origin: string): boolean {
+  try {
+    return new URL(location, origin).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data: RequestHandler } {
+  const sentry = browserSentry(deps.config);
+
+  /** What the renderer gets of this request; `url` is the page's own URL (path and query). */
+  function contextFor(req: Request, res: Response, url: string, signal: AbortSignal): PageRequestContext {
+    const origin = requestOrigin(req);
+    return {
+      request: new Request(new URL(url, origin), { method: 'GET', headers: req.headers as Record<string, string>, signal }),
+      allowDiagnostics: diagnosticsAllowed(deps.config, req),
+      recordFailure(error) {
+        // Once the deadline fires, whatever fails because of it is that one failure, recorded once;
+        // a client that left is not a failure at all.
+        const cause = signal.aborted ? signal.reason : error;
+        if (cause instanceof ClientAbortError) return { status: 499, digest: undefined };
+        return deps.failures.record(cause, req, res);
+      },
+      page: {
+        assets: deps.frontend.assets,
+        requestId: String(req.id),
+        hostname: displayHostname(deps.config, req),
+        trace: deps.traceMeta?.(),
+        sentry,
+      },
+    };
+  }
+
+  const renderer = () => deps.frontend.loadRenderer() as Promise<Renderer>;
+
+  const page: RequestHandler = async (req, res, next) => {
+    const isRead = req.method === 'GET' || req.method === 'HEAD';
+    const deadline = requestDeadline(res, deps.config.streamTimeoutMs);
+    const context = contextFor(req, res, req.originalUrl, deadline);
+    const render = await renderer();
+    const routeId = render.match(context);
+    if (routeId === undefined) return next();
+    res.locals.route = `page:${routeId}`;
+    if (!isRead) throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: PAGE_METHODS } });
+    const outcome = await render.page(context);
+    switch (outcome.type) {
+      case 'no-route':
+        return next();
+      case 'failure':
+        return next(outcome.error);
+      case 'redirect':
+        if (!sameOrigin(outcome.location, requestOrigin(req))) return next(new CrossOriginRedirectError(outcome.location));
+        res.set('Cache-Control', 'no-store').redirect(outcome.status, outcome.location);
+        return;
+      case 'render':
+        streamReact(deps, req, res, next, {
+          status: outcome.status,
+          deadline,
+          start: outcome.render,
+          recover(error) {
+            if (!outcome.canRecover) return undefined;
+            const failure = context.recordFailure(error);
+            return { status: failure.status, start: (options) => outcome.renderFailure(failure, options) };
+          },
+        });
+    }
+  };
+
+  /** Loader data for a client navigation, as newline-delimited JSON (shared/route-data.ts). */
+  const data: RequestHandler = async (req, res, next) => {
+    res.locals.api = true;
+    if (req.method !== 'GET') throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: 'GET' } });
+    const url = new URL(req.url, 'http://x');
+    const routeIds = (url.searchParams.get(ROUTES_PARAM) ?? '').split(',').filter(Boolean);
+    if (routeIds.length === 0 || routeIds.length > MAX_ROUTE_IDS || !routeIds.every((id) => ROUTE_ID.test(id))) {
+      throw new HttpError(400, `${ROUTES_PARAM} must name 1 to ${MAX_ROUTE_IDS} route ids`);
+    }
+    url.searchParams.delete(ROUTES_PARAM);
+    const deadline = requestDeadline(res, deps.config.streamTimeoutMs);
+    const context = contextFor(req, res, url.pathname + url.search, deadline);
+    const render = await renderer();
+    const routeId = render.match(context);
+    if (routeId === undefined) return next();
+    res.locals.route = `data:${routeId}`;
+    const outcome = await render.data(context, routeIds);
+    if (outcome.type === 'no-route') return next();
+    // Per-user data: no shared cache may keep it (and the page URL's own response is HTML).
+    res.set({ 'Cache-Control': 'no-store', 'Content-Type': 'application/x-ndjson; charset=utf-8' });
+    if (outcome.type === 'redirect') {
+      if (!sameOrigin(outcome.location, requestOrigin(req))) return next(new CrossOriginRedirectError(outcome.location));
+      return void res.status(200).end(`${JSON.stringify({ redirect: outcome.location } satisfies DataLine)}\n`);
+    }
+    const write = (line: unknown) => void (res.writableEnded || res.write(`${JSON.stringify(line)}\n`));
+    res.status(outcome.status);
+    write(outcome.head);
+    const waiting = new Set(outcome.rest.map((value) => value.id));
+    const settled = outcome.rest.map(({ id, settled }) => settled.then((line) => waiting.delete(id) && write(line)));
+    const timedOut = new Promise<void>((resolve) => deadline.addEventListener('abort', () => resolve(), { once: true }));
+    await Promise.race([Promise.all(settled), timedOut]);
+    // Past the deadline, what is still pending is that one failure (a client that left gets nothing).
+    for (const id of waiting) write(outcome.failed(id, deadline.reason));
+    res.end();
+  };
+
+  return { page, data };
+}
+
+export { DATA_PATH };

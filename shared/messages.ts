@@ -12,3 +12,6 @@ export const DIGEST_LABEL = 'Digest';
 
 /** When the request's host name is not a valid one and none is configured. */
 export const FALLBACK_HOSTNAME = 'this site';
+
+/** The 404 page's text: the same for an unknown path, a loader's notFound() and refused diagnostics. */
+export const NOT_FOUND_MESSAGE = 'This page could not be found.';

@@ -1,8 +1,5 @@
 // What the server tells the browser about this page, written into the document as JSON.
 
-export const ROUTE_IDS = ['home', 'diag-server-error', 'diag-stream-error', 'diag-client-error', 'diag-slow'] as const;
-export type RouteId = (typeof ROUTE_IDS)[number];
-
 export interface PageAssets {
   /** Module scripts the browser runs to hydrate (the client entry). */
   readonly scripts: readonly string[];
@@ -11,10 +8,14 @@ export interface PageAssets {
   readonly styles: readonly string[];
 }
 
-export interface PageRequest {
-  readonly route: RouteId;
-  /** Validated route parameters, e.g. the delay of the slow diagnostic page. */
-  readonly params: Readonly<Record<string, number>>;
+/** What the browser's router starts from, so hydration needs no second fetch. */
+export interface RouterSnapshot {
+  /** Loader data by route id; pending values are markers (client/router/deferred.tsx). */
+  readonly loaderData: Readonly<Record<string, unknown>>;
+  /** Failures by the id of the route whose boundary shows them (client/router/route-failure.ts). */
+  readonly errors: Readonly<Record<string, unknown>> | null;
+  /** The pending values this response streams in later, in order. */
+  readonly deferred: readonly string[];
 }
 
 /** The server request's trace (Sentry's sentry-trace and baggage), continued by the browser. */
@@ -33,7 +34,9 @@ export interface BrowserSentryConfig {
 }
 
 export interface RuntimeConfig {
-  readonly page: PageRequest;
+  readonly router: RouterSnapshot;
+  /** The host name error texts show, validated by the server. */
+  readonly hostname: string;
   readonly assets: PageAssets;
   /** The page load's request id, sent back with client error reports. */
   readonly requestId: string;

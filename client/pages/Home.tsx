@@ -1,29 +1,7 @@
 import { Suspense, useState } from 'react';
-import { delay, isServer, settled, useResource } from '../resource.tsx';
-
-/** Stands in for a slow data source, so the page shows streaming at work. */
-export const HOME_STREAM_DELAY_MS = 300;
-
-const FEATURES = [
-  'The document shell streams as soon as React has it; slow sections follow in the same response.',
-  'Every failure gets a digest that is on the error page, in one log line and in Sentry.',
-  'Crawlers receive the complete page; people receive the shell first.',
-];
-
-function StreamedSection() {
-  // On the server the data arrives late; in the browser it is already in the HTML, so
-  // hydration reads the same value at once and the markup matches.
-  const features = useResource('home-features', () =>
-    isServer ? delay(HOME_STREAM_DELAY_MS).then(() => FEATURES) : settled(FEATURES),
-  );
-  return (
-    <ul data-testid="streamed-content">
-      {features.map((feature) => (
-        <li key={feature}>{feature}</li>
-      ))}
-    </ul>
-  );
-}
+import { Await, useLoaderData } from 'react-router';
+import { Link } from '../router/Link.tsx';
+import type { HomeData } from './home.server.ts';
 
 function Counter() {
   const [count, setCount] = useState(0);
@@ -34,21 +12,34 @@ function Counter() {
   );
 }
 
-export function Home() {
+export default function Home() {
+  const { renderedAt, features } = useLoaderData<HomeData>();
   return (
-    <main className="page">
+    <>
       <h1>react-ssr-host</h1>
       <p>A streamed, server-rendered React 19 page that hydrates in your browser.</p>
+      <p className="muted" data-testid="rendered-at">{`Loaded by the server at ${renderedAt}.`}</p>
       <section>
         <h2>Streamed section</h2>
         <Suspense fallback={<p data-testid="streamed-fallback">Loading the streamed section…</p>}>
-          <StreamedSection />
+          <Await resolve={features}>
+            {(list: string[]) => (
+              <ul data-testid="streamed-content">
+                {list.map((feature) => (
+                  <li key={feature}>{feature}</li>
+                ))}
+              </ul>
+            )}
+          </Await>
         </Suspense>
       </section>
       <section>
         <h2>Interactive after hydration</h2>
         <Counter />
       </section>
-    </main>
+      <p>
+        Next: <Link to="/guide/streaming">how the guide pages load</Link>.
+      </p>
+    </>
   );
 }

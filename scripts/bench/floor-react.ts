@@ -5,9 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { renderPage } from '../../client/entry-server.tsx';
+import { page as routePage } from '../../client/entry-server.tsx';
 import { assetsFromManifest } from '../../server/frontend.ts';
-import type { PageRequest } from '../../shared/runtime.ts';
 
 /** The bench passes its frozen copy of the build (see build-snapshot.ts). */
 const CLIENT_DIR = process.env.CLIENT_DIR ?? join(import.meta.dirname, '../../dist/client');
@@ -19,10 +18,17 @@ const MINIMAL_404 = '<!DOCTYPE html><html lang="en"><title>404</title><h1>Not Fo
 const HTML = 'text/html; charset=utf-8';
 
 /** Shell first, as for people; a render that throws before the shell gets the fixed 500 page. */
-function page(pageOf: (query: Record<string, unknown>) => PageRequest): RequestHandler {
-  return (req, res) => {
-    const stream = renderPage(
-      { page: pageOf(req.query), assets, requestId: randomUUID() },
+function page(path: (url: URL) => string): RequestHandler {
+  return async (req, res) => {
+    const url = new URL(req.originalUrl, 'http://127.0.0.1');
+    const outcome = await routePage({
+      request: new Request(new URL(path(url), url)),
+      allowDiagnostics: true,
+      recordFailure: () => ({ status: 500, digest: undefined }),
+      page: { assets, requestId: randomUUID(), hostname: 'localhost' },
+    });
+    if (outcome.type !== 'render') return void res.status(500).type(HTML).send(MINIMAL_500);
+    const stream = outcome.render(
       {
         onShellReady() {
           res.status(200).type(HTML);
@@ -50,10 +56,10 @@ const app = express();
 app.disable('x-powered-by');
 app.get('/healthz', (_req, res) => void res.type('text/plain').send('ok'));
 app.use('/assets', express.static(join(CLIENT_DIR, 'assets'), { immutable: true, maxAge: '1y', index: false }));
-app.get('/', page(() => ({ route: 'home', params: {} })));
-app.get('/slow', page((query) => ({ route: 'diag-slow', params: { ms: Number(query.ms) } })));
-app.get('/stream-error', page(() => ({ route: 'diag-stream-error', params: {} })));
-app.get('/error', page(() => ({ route: 'diag-server-error', params: {} })));
+app.get('/', page(() => '/'));
+app.get('/slow', page((url) => `/_diag/slow${url.search}`));
+app.get('/stream-error', page(() => '/_diag/stream-error'));
+app.get('/error', page(() => '/_diag/server-error'));
 app.get('/api/error', () => {
   throw new Error('floor: a JSON route threw');
 });

@@ -49,7 +49,7 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
       digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest, detail: devDetail(error, deps.fixStack) };
     deps
       .loadRenderer()
-      .then((renderer) => streamReact({ config, failures }, req, res, sendFallback, status, (options) => renderer.renderErrorPage(props, options)))
+      .then((renderer) => streamReact({ config, failures }, req, res, sendFallback, { status, start: (options) => renderer.renderErrorPage(props, options) }))
       .catch(sendFallback);
   }
 

@@ -1,0 +1,39 @@
+import { Suspense } from 'react';
+import { Await, useLoaderData } from 'react-router';
+import { Link } from '../router/Link.tsx';
+import type { GuideData } from './guide.server.ts';
+
+export default function Guide() {
+  const { topic, topics, related } = useLoaderData<GuideData>();
+  return (
+    <article>
+      <nav aria-label="Guide topics" className="tabs">
+        {topics.map((t) => (
+          <Link key={t.slug} to={`/guide/${t.slug}`} aria-current={t.slug === topic.slug ? 'page' : undefined}>
+            {t.title}
+          </Link>
+        ))}
+      </nav>
+      <h1>{topic.title}</h1>
+      {topic.body.map((paragraph) => (
+        <p key={paragraph}>{paragraph}</p>
+      ))}
+      <section>
+        <h2>Related</h2>
+        <Suspense fallback={<p data-testid="related-fallback">Loading related topics…</p>}>
+          <Await resolve={related}>
+            {(items: Awaited<GuideData['related']>) => (
+              <ul data-testid="related">
+                {items.map((item) => (
+                  <li key={item.slug}>
+                    <Link to={`/guide/${item.slug}`}>{item.slug}</Link>: {item.summary}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Await>
+        </Suspense>
+      </section>
+    </article>
+  );
+}

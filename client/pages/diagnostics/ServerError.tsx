@@ -1,0 +1,3 @@
+export default function ServerError(): never {
+  throw new Error('Diagnostic server error: render threw before the shell');
+}

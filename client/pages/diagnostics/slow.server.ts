@@ -1,0 +1,9 @@
+import { abortableDelay } from '../../router/abortable-delay.ts';
+import type { LoaderArgs } from '../../router/route-table.ts';
+import { delayParam } from './delay-param.ts';
+
+/** A shell at once, then one section after `ms`: the streamed page the benchmark measures. */
+export function loader({ request, signal }: LoaderArgs) {
+  const ms = delayParam(request, 1000);
+  return { ms, done: abortableDelay(ms, signal).then(() => ms) };
+}

@@ -1,0 +1,84 @@
+// The route above every route of the table: the page's <title> and meta, the announcement and
+// focus move after a client navigation, and scroll restoration. Its boundary is the root
+// fallback, the full error page.
+import { use, useEffect, useRef } from 'react';
+import {
+  Outlet,
+  ScrollRestoration,
+  UNSAFE_DataRouterStateContext as DataRouterStateContext,
+  useLocation,
+  useMatches,
+  useNavigationType,
+  type UIMatch,
+} from 'react-router';
+import { NOT_FOUND_MESSAGE } from '../../shared/messages.ts';
+import { isNotFound, isRouteFailure } from './route-failure.ts';
+import type { RouteMeta } from './route-table.ts';
+
+export interface RouteHandle {
+  meta?: RouteEntryMeta;
+  diagnostics?: boolean;
+}
+type RouteEntryMeta = RouteMeta | ((data: never) => RouteMeta);
+
+/** Used when no matched route sets a title. */
+export const DEFAULT_TITLE = 'react-ssr-host';
+/** Where focus goes after a client navigation: the new content, not the link that was clicked. */
+export const CONTENT_ID = 'content';
+
+/** The deepest matched route's meta; a page with a failed route is never indexed. */
+export function metaOf(matches: readonly UIMatch[], failure: { status: number } | undefined): RouteMeta {
+  let meta: RouteMeta = { title: DEFAULT_TITLE };
+  for (const match of matches) {
+    const entry = (match.handle as RouteHandle | undefined)?.meta;
+    if (entry === undefined) continue;
+    if (typeof entry !== 'function') meta = entry;
+    // A failed route has no data to make its meta from: the one above it stays.
+    else if (match.loaderData !== undefined) meta = entry(match.loaderData as never);
+  }
+  if (failure === undefined) return meta;
+  const title = failure.status === 404 ? `404: ${NOT_FOUND_MESSAGE}` : 'Application error';
+  return { title, robots: 'noindex' };
+}
+
+/** The first failure of this page's routes, if any: React Router keeps them in its state. */
+function useFailure(): { status: number } | undefined {
+  const errors = use(DataRouterStateContext)?.errors;
+  if (errors == null) return undefined;
+  const error = Object.values(errors)[0];
+  return { status: isRouteFailure(error) || isNotFound(error) ? (error as { status: number }).status : 500 };
+}
+
+/** Moves focus to the new content and announces its title, after client navigations only. */
+function NavigationAnnouncer({ title }: { title: string }) {
+  const location = useLocation();
+  const type = useNavigationType();
+  const first = useRef(true);
+  const region = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (region.current) region.current.textContent = title;
+    const content = document.getElementById(CONTENT_ID);
+    // Back/forward restore the previous scroll position; moving focus must not undo that.
+    content?.focus({ preventScroll: type === 'POP' });
+    // The key changes on every navigation, even to the same URL.
+  }, [location.key]); // eslint-disable-line react-hooks/exhaustive-deps
+  return <p ref={region} className="visually-hidden" aria-live="assertive" aria-atomic="true" data-testid="route-announcer" />;
+}
+
+export function HostRoot() {
+  const meta = metaOf(useMatches(), useFailure());
+  return (
+    <>
+      <title>{meta.title}</title>
+      {meta.description !== undefined && <meta name="description" content={meta.description} />}
+      {meta.robots !== undefined && <meta name="robots" content={meta.robots} />}
+      <NavigationAnnouncer title={meta.title} />
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}

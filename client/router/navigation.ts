@@ -1,0 +1,47 @@
+// Client navigation: React Router's data strategy, fetching every loader a navigation needs in
+// one request (shared/route-data.ts), from a prefetch when a fresh one exists. A navigation
+// that has not loaded its code and data in time becomes a document load.
+import { redirect, type DataStrategyFunction, type DataStrategyResult } from 'react-router';
+import type { Prefetcher } from './prefetch.ts';
+
+/** A route's code and data get this long before the browser loads the document instead (Next.js's MS_MAX_IDLE_DELAY). */
+export const NAVIGATION_TIMEOUT_MS = 3_800;
+
+/** Settles with `work`, unless the time runs out first: then the browser loads `href` as a document. */
+function withDeadline<T>(work: Promise<T>, href: string): Promise<T> {
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<never>(() => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      window.location.assign(href);
+    }, NAVIGATION_TIMEOUT_MS);
+  });
+  // Once the document load has begun, a late result must not render over it.
+  const finished = work.then((value) => (timedOut ? gaveUp : value));
+  return Promise.race([finished, gaveUp]).finally(() => clearTimeout(timer));
+}
+
+export function createDataStrategy(prefetcher: Prefetcher, loaderIds: ReadonlySet<string>): DataStrategyFunction {
+  return ({ request, matches }) => {
+    const url = new URL(request.url);
+    const pageUrl = url.pathname + url.search;
+    const toLoad = matches.filter((m) => m.shouldCallHandler());
+    const routeIds = toLoad.map((m) => m.route.id).filter((id) => loaderIds.has(id));
+    const response = routeIds.length > 0 ? prefetcher.take(pageUrl, routeIds) : undefined;
+    response?.catch(() => {}); // each route's handler reports it
+    const work = Promise.all(
+      toLoad.map(async (m): Promise<[string, DataStrategyResult]> => {
+        const result = await m.resolve(async () => {
+          const answer = await response!;
+          if (answer.redirect !== undefined) throw redirect(answer.redirect);
+          const failure = answer.errors?.[m.route.id];
+          if (failure !== undefined) throw failure;
+          return answer.data[m.route.id] ?? null;
+        });
+        return [m.route.id, result];
+      }),
+    ).then(Object.fromEntries<DataStrategyResult>);
+    return withDeadline(work, url.href);
+  };
+}

@@ -1,0 +1,101 @@
+// Loads a page's code and data before it is needed: when a link comes into view or is hovered
+// or touched. The numbers are Next.js's (see README, "Client navigation").
+import { matchRoutes, type RouteObject } from 'react-router';
+import { fetchRouteData, type RouteData } from './route-data-client.ts';
+
+/** Prefetches in flight at once; the rest wait in a queue (Next.js's prefetch queue width). */
+export const MAX_PREFETCHES_IN_FLIGHT = 5;
+/** A prefetched page is fetched again after this (Next.js's STATIC_STALETIME_MS, 5 minutes). */
+export const PREFETCH_STALE_MS = 300_000;
+
+interface Entry {
+  at: number;
+  routeIds: readonly string[];
+  result: Promise<RouteData>;
+}
+
+type Connection = { saveData?: boolean };
+
+export interface Prefetcher {
+  /** Queues a prefetch of a same-origin page URL (path and query). */
+  prefetch(url: string): void;
+  /** Prefetches a link's target once it scrolls into view; returns the clean-up. */
+  observe(element: Element, url: string): () => void;
+  /** For a navigation: a fresh prefetched result, or a fetch that starts now, ahead of the queue. */
+  take(url: string, routeIds: readonly string[]): Promise<RouteData>;
+  /** Whether the route table has a page at this URL (else the browser loads the document). */
+  handles(url: string): boolean;
+}
+
+export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<string>): Prefetcher {
+  const cache = new Map<string, Entry>();
+  const queue: string[] = [];
+  let inFlight = 0;
+
+  const matchesOf = (url: string) => matchRoutes(routes, new URL(url, window.location.origin).pathname);
+  const fresh = (entry: Entry | undefined): entry is Entry => entry !== undefined && Date.now() - entry.at < PREFETCH_STALE_MS;
+
+  function allowed(url: string): boolean {
+    const target = new URL(url, window.location.href);
+    const connection = (navigator as Navigator & { connection?: Connection }).connection;
+    return target.origin === window.location.origin && connection?.saveData !== true && matchesOf(url) !== null;
+  }
+
+  function load(url: string): { entry: Entry; settled: Promise<unknown> } {
+    const matches = matchesOf(url) ?? [];
+    const routeIds = matches.map((m) => m.route.id!).filter((id) => loaderIds.has(id));
+    const code = Promise.all(matches.map((m) => (typeof m.route.lazy === 'function' ? m.route.lazy() : undefined)));
+    const fetched = routeIds.length > 0 ? fetchRouteData(url, routeIds) : Promise.resolve({ data: {}, errors: null, done: Promise.resolve() });
+    const entry: Entry = { at: Date.now(), routeIds, result: fetched };
+    fetched.catch(() => cache.get(url) === entry && cache.delete(url));
+    // In flight until the code is loaded and the whole data response has been read.
+    const settled = Promise.allSettled([code, fetched.then((result) => result.done)]);
+    return { entry, settled };
+  }
+
+  function pump(): void {
+    while (inFlight < MAX_PREFETCHES_IN_FLIGHT && queue.length > 0) {
+      const url = queue.shift()!;
+      if (fresh(cache.get(url))) continue;
+      const { entry, settled } = load(url);
+      cache.set(url, entry);
+      inFlight++;
+      void settled.then(() => {
+        inFlight--;
+        pump();
+      });
+    }
+  }
+
+  const prefetch = (url: string) => {
+    if (fresh(cache.get(url)) || queue.includes(url) || !allowed(url)) return;
+    queue.push(url);
+    pump();
+  };
+
+  let observer: IntersectionObserver | undefined;
+  const watched = new WeakMap<Element, string>();
+  function observe(element: Element, url: string): () => void {
+    observer ??= new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer!.unobserve(entry.target);
+        const target = watched.get(entry.target);
+        if (target !== undefined) prefetch(target);
+      }
+    });
+    watched.set(element, url);
+    observer.observe(element);
+    return () => observer?.unobserve(element);
+  }
+
+  function take(url: string, routeIds: readonly string[]): Promise<RouteData> {
+    const entry = cache.get(url);
+    if (fresh(entry) && routeIds.every((id) => entry.routeIds.includes(id))) return entry.result;
+    const queued = queue.indexOf(url);
+    if (queued !== -1) queue.splice(queued, 1);
+    return fetchRouteData(url, routeIds);
+  }
+
+  return { prefetch, observe, take, handles: (url) => matchesOf(url) !== null };
+}

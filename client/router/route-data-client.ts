@@ -1,0 +1,57 @@
+// The browser's side of shared/route-data.ts: fetches a page's loader data and reads the
+// newline-delimited answer; pending values settle as their lines arrive.
+import { dataUrl, type DataLine } from '../../shared/route-data.ts';
+import { createDeferredRegistry, type Settled } from './deferred.tsx';
+import { routeFailure } from './route-failure.ts';
+
+export interface RouteData {
+  redirect?: string;
+  data: Record<string, unknown>;
+  errors: Record<string, unknown> | null;
+}
+
+/** Splits a text stream into lines, last one included. */
+async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.pipeThrough(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>).getReader();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let end: number;
+    while ((end = buffered.indexOf('\n')) !== -1) {
+      yield buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+    }
+  }
+  if (buffered !== '') yield buffered;
+}
+
+/**
+ * Resolves with the head (data and failures by route id, or a redirect) as soon as it arrives;
+ * `done` settles when the whole response has been read.
+ */
+export async function fetchRouteData(pageUrl: string, routeIds: readonly string[]): Promise<RouteData & { done: Promise<void> }> {
+  const response = await fetch(dataUrl(pageUrl, routeIds), { headers: { Accept: 'application/x-ndjson' } });
+  if (!response.ok && !(response.headers.get('content-type') ?? '').includes('ndjson')) {
+    throw new Error(`Loading the data of ${pageUrl} failed with status ${response.status}`);
+  }
+  const stream = lines(response.body!);
+  const first = await stream.next();
+  if (first.done) throw new Error(`The data response for ${pageUrl} was empty`);
+  const head = JSON.parse(first.value) as DataLine;
+  if ('redirect' in head) return { redirect: head.redirect, data: {}, errors: null, done: Promise.resolve() };
+  if (!('data' in head)) throw new Error(`The data response for ${pageUrl} did not start with its head`);
+  const registry = createDeferredRegistry();
+  const data = registry.revive(head.data);
+  const done = (async () => {
+    try {
+      for await (const line of stream) registry.settle(JSON.parse(line) as Settled);
+    } finally {
+      // A response cut short leaves values that will never come: their sections show a failure.
+      registry.abandon(routeFailure(503, undefined));
+    }
+  })();
+  done.catch(() => {});
+  return { data, errors: head.errors, done };
+}

@@ -1,0 +1,29 @@
+// A route's failure as its boundary shows it. The server records the failure (status →
+// digest → one log line → Sentry) and hands the boundary only this plain, serializable object,
+// the same in the server's HTML, in the hydration data and in a navigation's data response.
+import { data, isRouteErrorResponse } from 'react-router';
+
+export interface RouteFailure {
+  readonly routeFailure: true;
+  readonly status: number;
+  /** Server failures (5xx) only: what the page shows and the log line carries. */
+  readonly digest?: string;
+}
+
+export function routeFailure(status: number, digest: string | undefined): RouteFailure {
+  return digest === undefined ? { routeFailure: true, status } : { routeFailure: true, status, digest };
+}
+
+export function isRouteFailure(value: unknown): value is RouteFailure {
+  return typeof value === 'object' && value !== null && (value as { routeFailure?: unknown }).routeFailure === true;
+}
+
+/** For loaders: the page does not exist (404, `noindex`), shown by the nearest boundary. */
+export function notFound(): never {
+  throw data(null, { status: 404 });
+}
+
+/** True for what `notFound()` throws, as React Router hands it on. */
+export function isNotFound(error: unknown): boolean {
+  return isRouteErrorResponse(error) && error.status === 404;
+}

@@ -1,0 +1,70 @@
+// The route table: the one place a page is declared. Add a page with one file and one entry
+// here (README, "Add a page"). Pages and layouts load lazily, one chunk each; a `server`
+// module runs only on the server (its code never reaches the browser: vite.config.ts).
+import { defineRoutes } from './router/route-table.ts';
+import type { GuideData } from './pages/guide.server.ts';
+
+export const routes = defineRoutes([
+  {
+    id: 'site',
+    page: () => import('./layouts/SiteLayout.tsx'),
+    server: () => import('./layouts/site.server.ts'),
+    boundary: true,
+    children: [
+      {
+        id: 'home',
+        index: true,
+        page: () => import('./pages/Home.tsx'),
+        server: () => import('./pages/home.server.ts'),
+        meta: { title: 'react-ssr-host', description: 'A streamed, server-rendered React 19 page that hydrates in your browser.' },
+      },
+      {
+        id: 'guide',
+        path: 'guide/:topic?',
+        page: () => import('./pages/Guide.tsx'),
+        server: () => import('./pages/guide.server.ts'),
+        meta: (data: GuideData) => ({ title: `${data.topic.title} · Guide`, description: data.topic.summary }),
+        boundary: true,
+      },
+    ],
+  },
+  {
+    // Failures on purpose, for operators and tests: only with DIAGNOSTICS_TOKEN (server/diagnostics.ts).
+    id: 'diag',
+    path: '_diag',
+    diagnostics: true,
+    page: () => import('./pages/diagnostics/DiagnosticsLayout.tsx'),
+    meta: { title: 'Diagnostics', robots: 'noindex' },
+    children: [
+      { id: 'diag-server-error', path: 'server-error', page: () => import('./pages/diagnostics/ServerError.tsx') },
+      { id: 'diag-stream-error', path: 'stream-error', page: () => import('./pages/diagnostics/StreamError.tsx') },
+      { id: 'diag-client-error', path: 'client-error', page: () => import('./pages/diagnostics/ClientError.tsx') },
+      {
+        id: 'diag-slow',
+        path: 'slow',
+        page: () => import('./pages/diagnostics/Slow.tsx'),
+        server: () => import('./pages/diagnostics/slow.server.ts'),
+      },
+      {
+        id: 'diag-slow-loader',
+        path: 'slow-loader',
+        page: () => import('./pages/diagnostics/LoaderMessage.tsx'),
+        server: () => import('./pages/diagnostics/slow-loader.server.ts'),
+      },
+      {
+        id: 'diag-loader-error',
+        path: 'loader-error',
+        page: () => import('./pages/diagnostics/LoaderMessage.tsx'),
+        server: () => import('./pages/diagnostics/loader-error.server.ts'),
+        boundary: true,
+      },
+      {
+        id: 'diag-redirect',
+        path: 'redirect',
+        page: () => import('./pages/diagnostics/LoaderMessage.tsx'),
+        server: () => import('./pages/diagnostics/redirect.server.ts'),
+      },
+      { id: 'diag-links', path: 'links', page: () => import('./pages/diagnostics/Links.tsx') },
+    ],
+  },
+]);

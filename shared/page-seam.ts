@@ -1,0 +1,68 @@
+// The seam between the host (server/) and the app's renderer (client/entry-server.tsx): the
+// host speaks HTTP, the renderer speaks Fetch requests and React streams.
+import type { PipeableStream, RenderToPipeableStreamOptions } from 'react-dom/server';
+import type { ErrorPageProps } from './ErrorPage.tsx';
+import type { BrowserSentryConfig, PageAssets, TraceMeta } from './runtime.ts';
+
+export type StreamOptions = Omit<RenderToPipeableStreamOptions, 'bootstrapModules' | 'bootstrapScriptContent'>;
+
+/** The server renders its own failures and status pages; the client variant is the browser's. */
+export type ServerErrorPageProps = Exclude<ErrorPageProps, { side: 'client' }>;
+
+/** What the host knows of the request that the page needs. */
+export interface PageRequestContext {
+  /** URL and headers of the request; its signal fires on disconnect or stream timeout. */
+  request: Request;
+  /** Diagnostic routes exist only for requests that carry the token (server/diagnostics.ts). */
+  allowDiagnostics: boolean;
+  /** The host's failure pipeline: status → digest → one log line → Sentry. */
+  recordFailure(error: unknown): { status: number; digest: string | undefined };
+  page: {
+    assets: PageAssets;
+    requestId: string;
+    /** The host name error texts show, validated by the server. */
+    hostname: string;
+    trace?: TraceMeta;
+    sentry?: BrowserSentryConfig;
+  };
+}
+
+export type PageOutcome =
+  | { type: 'no-route' }
+  | { type: 'redirect'; status: number; location: string }
+  /** A failure no route's boundary catches: the host answers with its full error page. */
+  | { type: 'failure'; error: unknown }
+  | {
+      type: 'render';
+      status: number;
+      /** The deepest matched route, for the log's `route` field. */
+      routeId: string;
+      render(options: StreamOptions): PipeableStream;
+      /** Whether a matched route declares a boundary that can show a render failure. */
+      canRecover: boolean;
+      /** After the shell failed: the page again, with the failure in the nearest route boundary. */
+      renderFailure(failure: { status: number; digest: string | undefined }, options: StreamOptions): PipeableStream;
+    };
+
+/** One line of a data response (newline-delimited JSON): the head first, then settled values. */
+export type DataOutcome =
+  | { type: 'no-route' }
+  | { type: 'redirect'; status: number; location: string }
+  | {
+      type: 'data';
+      status: number;
+      head: unknown;
+      /** The pending values, each settling to its line. */
+      rest: { id: string; settled: Promise<unknown> }[];
+      /** The line for a value that can no longer come (the deadline passed): its failure, recorded. */
+      failed(id: string, error: unknown): unknown;
+    };
+
+export interface Renderer {
+  /** The deepest route (that this request may see) matching its URL; runs no loader. */
+  match(context: PageRequestContext): string | undefined;
+  page(context: PageRequestContext): Promise<PageOutcome>;
+  /** Loader data for a client navigation, for the routes named. */
+  data(context: PageRequestContext, routeIds: readonly string[]): Promise<DataOutcome>;
+  renderErrorPage(props: ServerErrorPageProps, options: StreamOptions): PipeableStream;
+}
