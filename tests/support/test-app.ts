@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Express } from 'express';
-import * as renderer from '../../client/entry-server.tsx';
+import * as appRenderer from '../../client/entry-server.tsx';
+import type { Renderer } from '../../shared/page-seam.ts';
 import { createApp, type AppDeps } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { createProdFrontend } from '../../server/frontend.ts';
@@ -23,8 +24,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app over the built client, logging into memory; production mode unless told. */
-export function createTestApp(env: Record<string, string> = {}, deps: Partial<AppDeps> = {}): TestApp {
+/**
+ * The real app over the built client, logging into memory; production mode unless told.
+ * `renderer` swaps the app's route table for a test's (createRenderer in client/entry-server.tsx).
+ */
+export function createTestApp(env: Record<string, string> = {}, deps: Partial<AppDeps> = {}, renderer: Renderer = appRenderer): TestApp {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'debug', DIAGNOSTICS_TOKEN: DIAG_TOKEN, DIGEST_KEY: 'test-digest-key-0123456789', ...env });
   const logs = new LogCapture();
   const logger = createLogger(config, logs);

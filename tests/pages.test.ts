@@ -1,0 +1,178 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRenderer } from '../client/entry-server.tsx';
+import { routes } from '../client/routes.tsx';
+import type { RouteEntry } from '../client/router/route-table.ts';
+import { serverErrorMessage } from '../shared/messages.ts';
+import { seenSignals } from './fixtures/fixture.server.ts';
+import { pageDigest } from './support/digests.ts';
+import { getChunks, openStream } from './support/http.ts';
+import { CLIENT_DIR, createTestApp, DIAG, type TestApp } from './support/test-app.ts';
+
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
+const fixture: RouteEntry = {
+  id: 'fixture',
+  path: '/fixture/:name?',
+  page: () => import('./fixtures/Fixture.tsx'),
+  server: () => import('./fixtures/fixture.server.ts'),
+  meta: { title: 'Fixture page' },
+};
+
+function runtimeOf(html: string): { router: { loaderData: Record<string, unknown>; errors: unknown } } {
+  const json = /window\.__REACT_SSR_HOST__=(\{.*?\})<\/script>/.exec(html)?.[1];
+  if (json === undefined) throw new Error('no runtime config in the page');
+  return JSON.parse(json) as never;
+}
+
+describe('pages from the route table', () => {
+  let host: TestApp;
+  beforeAll(async () => {
+    host = createTestApp({}, {}, createRenderer([...routes, fixture]));
+    await host.listen();
+  });
+  afterAll(() => host.close());
+
+  it('serves a page added to the table with no other edit, its loader data in the HTML for hydration', async () => {
+    const res = await request(host.app).get('/fixture/ada').expect(200);
+    expect(res.text).toContain('Hello from the fixture, ada');
+    expect(res.text).toContain('<title>Fixture page</title>');
+    expect(runtimeOf(res.text).router.loaderData.fixture).toMatchObject({ greeting: 'Hello from the fixture, ada', later: { __deferred: 'fixture:later' } });
+  });
+
+  it('streams a loader’s promise after its fallback, in one response, without holding the shell', async () => {
+    const res = await getChunks(`${host.url}/fixture/ada`, { 'user-agent': BROWSER_UA });
+    expect(res.status).toBe(200);
+    const fallbackChunk = res.chunks.findIndex((chunk) => chunk.includes('fixture fallback'));
+    const laterChunk = res.chunks.findIndex((chunk) => chunk.includes('LATER-PART-ARRIVED'));
+    expect(fallbackChunk).toBeGreaterThanOrEqual(0);
+    expect(laterChunk).toBeGreaterThan(fallbackChunk);
+  });
+
+  it('a layout’s loader runs once per request and its data reaches the page', async () => {
+    const res = await request(host.app).get('/guide/streaming').expect(200);
+    const { loaderData } = runtimeOf(res.text).router;
+    expect(Object.keys(loaderData).sort()).toEqual(['guide', 'site']);
+    expect(res.text).toContain('class="site-header"');
+  });
+
+  it('a loader’s notFound() answers 404 with noindex, inside the layout, logged at info without a digest', async () => {
+    const res = await request(host.app).get('/guide/no-such-topic').expect(404);
+    expect(res.text).toContain('<meta name="robots" content="noindex"/>');
+    expect(res.text).toContain('This page could not be found.');
+    expect(res.text).toContain('class="site-header"');
+    const reqId = res.headers['x-request-id'] as string;
+    expect(host.logs.failures(reqId)).toMatchObject([{ level: 30, status: 404, route: 'page:guide' }]);
+    expect(host.logs.failures(reqId)[0]!.digest).toBeUndefined();
+  });
+
+  it('a loader’s redirect answers 302 with its Location', async () => {
+    const res = await request(host.app).get('/guide').expect(302);
+    expect(res.headers.location).toBe('/guide/streaming');
+    const diag = await request(host.app).get('/_diag/redirect?to=%2Fguide%2Ffailures').set(DIAG).expect(302);
+    expect(diag.headers.location).toBe('/guide/failures');
+  });
+
+  it.each(['https://evil.example/', '//evil.example/x', 'javascript:alert(1)'])('refuses a redirect to %s with a 500 whose digest is logged once', async (to) => {
+    const res = await request(host.app).get(`/_diag/redirect?to=${encodeURIComponent(to)}`).set(DIAG).expect(500);
+    expect(res.headers.location).toBeUndefined();
+    const digest = pageDigest(res.text);
+    const failures = host.logs.failures(res.headers['x-request-id'] as string);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ digest, status: 500, error: { type: 'CrossOriginRedirectError' } });
+  });
+
+  it('a loader that throws answers 500 in its route’s boundary, keeping the layout, with the digest of its one log line', async () => {
+    const res = await request(host.app).get('/_diag/loader-error').set(DIAG).expect(500);
+    expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
+    expect(res.text).toContain('data-testid="diag-layout"');
+    expect(res.text).toContain('<meta name="robots" content="noindex"/>');
+    const digest = pageDigest(res.text);
+    const failures = host.logs.failures(res.headers['x-request-id'] as string);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ digest, status: 500, route: 'page:diag-loader-error', error: { message: 'Diagnostic loader error: the loader threw' } });
+  });
+
+  it.each([
+    ['/', 200],
+    ['/guide', 302],
+    ['/guide/no-such-topic', 404],
+    ['/_diag/server-error', 500],
+    ['/_diag/loader-error', 500],
+    ['/nowhere', 404],
+  ])('HEAD %s answers with the status GET has (%i) and no body', async (path, status) => {
+    const get = await request(host.app).get(path).set(DIAG);
+    const head = await request(host.app).head(path).set(DIAG);
+    expect(get.status).toBe(status);
+    expect(head.status).toBe(status);
+    expect(head.text ?? '').toBe('');
+  });
+
+  it('other methods on a page get 405 with Allow; on an unknown path, 404', async () => {
+    const res = await request(host.app).post('/guide/streaming').expect(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    await request(host.app).delete('/nowhere').expect(404);
+  });
+
+  it('a client that disconnects aborts the loader’s signal', async () => {
+    const before = seenSignals.length;
+    const stream = await openStream(`${host.url}/fixture/ada?hold=20000`, { 'user-agent': BROWSER_UA });
+    expect(stream.first).toContain('fixture fallback');
+    const signal = seenSignals[before]!;
+    expect(signal.aborted).toBe(false);
+    stream.destroy();
+    await vi.waitFor(() => expect(signal.aborted).toBe(true));
+    expect((signal.reason as Error).name).toBe('ClientAbortError');
+  });
+
+  it('navigation data: newline-delimited JSON, never cached, with the streamed part on its own line', async () => {
+    const res = await request(host.app).get('/_data/fixture/ada?_routes=fixture').buffer(true).parse((r, done) => {
+      let text = '';
+      r.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      r.on('end', () => done(null, text));
+    }).expect(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-type']).toContain('application/x-ndjson');
+    const lines = (res.body as string).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ data: { fixture: { greeting: 'Hello from the fixture, ada', later: { __deferred: 'fixture:later' } } }, errors: null });
+    expect(lines[1]).toEqual({ id: 'fixture:later', value: 'LATER-PART-ARRIVED' });
+  });
+
+  it('navigation data carries a loader failure with the digest it logged, and a redirect as a line', async () => {
+    const failed = await request(host.app).get('/_data/_diag/loader-error?_routes=diag-loader-error').set(DIAG).expect(500);
+    const head = JSON.parse(failed.text.split('\n')[0]!) as { errors: Record<string, { digest: string }> };
+    const [line] = host.logs.failures(failed.headers['x-request-id'] as string);
+    expect(head.errors['diag-loader-error']).toEqual({ routeFailure: true, status: 500, digest: line!.digest });
+    const moved = await request(host.app).get('/_data/guide?_routes=guide').expect(200);
+    expect(JSON.parse(moved.text)).toEqual({ redirect: '/guide/streaming' });
+  });
+
+  it.each(['', 'a,b c', Array.from({ length: 17 }, (_, i) => `r${i}`).join(','), 'x'.repeat(65)])('navigation data refuses _routes=%s with 400', async (ids) => {
+    const res = await request(host.app).get(`/_data/guide/streaming?_routes=${encodeURIComponent(ids)}`).expect(400);
+    expect(res.body).toEqual({ error: { status: 400, message: '_routes must name 1 to 16 route ids' } });
+  });
+
+  it('diagnostic pages and their data do not exist without the token: the same 404 as any unknown path', async () => {
+    const unknown = await request(host.app).get('/no-such-page').expect(404);
+    for (const path of ['/_diag/slow', '/_diag/loader-error', '/_diag/api-error']) {
+      const res = await request(host.app).get(path).expect(404);
+      const normalise = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
+      expect(normalise(res.text)).toBe(normalise(unknown.text));
+    }
+    await request(host.app).get('/_data/_diag/slow?_routes=diag-slow').expect(404);
+  });
+});
+
+describe('the browser build', () => {
+  it('contains no loader code: a marker string of a loader is absent from dist/client', () => {
+    // 'Diagnostic loader error' and the guide's topics live only in *.server.ts files.
+    const markers = ['Diagnostic loader error: the loader threw', 'What a user sees and what an operator finds when something breaks.'];
+    const files = readdirSync(join(CLIENT_DIR, 'assets')).map((file) => readFileSync(join(CLIENT_DIR, 'assets', file), 'utf8'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const marker of markers) expect(files.some((text) => text.includes(marker))).toBe(false);
+    // The server build has them: the marker is a real string of a real loader.
+    const server = readdirSync(join(CLIENT_DIR, '../server/assets')).map((file) => readFileSync(join(CLIENT_DIR, '../server/assets', file), 'utf8'));
+    expect(server.some((text) => text.includes(markers[0]!))).toBe(true);
+  });
+});
