@@ -8,7 +8,6 @@ import {
   UNSAFE_DataRouterStateContext as DataRouterStateContext,
   useLocation,
   useMatches,
-  useNavigationType,
   type UIMatch,
 } from 'react-router';
 import { NOT_FOUND_MESSAGE } from '../../shared/messages.ts';
@@ -52,7 +51,6 @@ function useFailure(): { status: number } | undefined {
 /** Moves focus to the new content and announces its title, after client navigations only. */
 function NavigationAnnouncer({ title }: { title: string }) {
   const location = useLocation();
-  const type = useNavigationType();
   const first = useRef(true);
   const region = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
@@ -61,9 +59,9 @@ function NavigationAnnouncer({ title }: { title: string }) {
       return;
     }
     if (region.current) region.current.textContent = title;
-    const content = document.getElementById(CONTENT_ID);
-    // Back/forward restore the previous scroll position; moving focus must not undo that.
-    content?.focus({ preventScroll: type === 'POP' });
+    // Scrolling is <ScrollRestoration>'s (top for a new page, the old position on back/forward):
+    // moving focus must not scroll.
+    document.getElementById(CONTENT_ID)?.focus({ preventScroll: true });
     // The key changes on every navigation, even to the same URL.
   }, [location.key]); // eslint-disable-line react-hooks/exhaustive-deps
   return <p ref={region} className="visually-hidden" aria-live="assertive" aria-atomic="true" data-testid="route-announcer" />;

@@ -2,7 +2,7 @@
 // into view or is hovered or touched (client/router/prefetch.ts). Clicks with a modifier key,
 // another button, a `target` or `download` are left to the browser, as React Router does.
 import { createContext, use, useEffect, useRef, type MouseEvent, type TouchEvent } from 'react';
-import { Link as RouterLink, useHref, type LinkProps as RouterLinkProps } from 'react-router';
+import { Link as RouterLink, useHref, useLocation, type LinkProps as RouterLinkProps } from 'react-router';
 import type { Prefetcher } from './prefetch.ts';
 
 /** Set in the browser only: the server renders links without prefetching. */
@@ -18,11 +18,14 @@ export function Link({ prefetch = true, reloadDocument, onMouseEnter, onTouchSta
   const href = useHref(props.to);
   const ref = useRef<HTMLAnchorElement>(null);
   const enabled = prefetch && prefetcher !== null && props.download === undefined;
+  // A link that stays on screen (in a layout) is looked at again after each navigation: its
+  // target may have been the page it was on.
+  const { key } = useLocation();
 
   useEffect(() => {
     if (!enabled || ref.current === null) return;
     return prefetcher.observe(ref.current, href);
-  }, [enabled, prefetcher, href]);
+  }, [enabled, prefetcher, href, key]);
 
   return (
     <RouterLink

@@ -84,14 +84,33 @@ export function DeferredScripts({ pending, nonce }: { pending: readonly PendingV
   ));
 }
 
+/**
+ * Marks a settled promise the way React Router's <Await> marks the promises it tracks, so a
+ * value that has already arrived (streamed into the page, or prefetched) renders at once,
+ * without a flash of its fallback.
+ */
+function markSettled(promise: Promise<unknown>, entry: Settled): Promise<unknown> {
+  // Once <Await> has tracked a promise it owns these (read-only) fields.
+  if ('_tracked' in promise) return promise;
+  const descriptors: PropertyDescriptorMap = { _tracked: { value: true } };
+  if ('failure' in entry) descriptors._error = { value: entry.failure };
+  else descriptors._data = { value: entry.value };
+  return Object.defineProperties(promise, descriptors);
+}
+
+function settledPromise(entry: Settled): Promise<unknown> {
+  return markSettled('failure' in entry ? Promise.reject(entry.failure) : Promise.resolve(entry.value), entry);
+}
+
 /** Browser: a promise per marker, settled by `settle` (from the page's scripts or a data response). */
 export function createDeferredRegistry() {
-  const waiting = new Map<string, { resolve(value: unknown): void; reject(failure: RouteFailure): void }>();
+  const waiting = new Map<string, { promise: Promise<unknown>; resolve(value: unknown): void; reject(failure: RouteFailure): void }>();
   const early = new Map<string, Settled>();
   const settle = (entry: Settled) => {
     const target = waiting.get(entry.id);
     if (target === undefined) return void early.set(entry.id, entry);
     waiting.delete(entry.id);
+    markSettled(target.promise, entry);
     if ('failure' in entry) target.reject(entry.failure);
     else target.resolve(entry.value);
   };
@@ -99,9 +118,12 @@ export function createDeferredRegistry() {
     const known = early.get(id);
     if (known) {
       early.delete(id);
-      return 'failure' in known ? Promise.reject(known.failure) : Promise.resolve(known.value);
+      return settledPromise(known);
     }
-    return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
+    let handlers!: { resolve(value: unknown): void; reject(failure: RouteFailure): void };
+    const promise = new Promise((resolve, reject) => (handlers = { resolve, reject }));
+    waiting.set(id, { promise, ...handlers });
+    return promise;
   };
   /** Loader data with its markers turned back into promises. */
   const revive = (data: Record<string, unknown>): Record<string, unknown> => {

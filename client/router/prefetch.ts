@@ -37,6 +37,7 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
 
   function allowed(url: string): boolean {
     const target = new URL(url, window.location.href);
+    if (target.pathname + target.search === window.location.pathname + window.location.search) return false; // this page
     const connection = (navigator as Navigator & { connection?: Connection }).connection;
     return target.origin === window.location.origin && connection?.saveData !== true && matchesOf(url) !== null;
   }

@@ -1,18 +1,29 @@
+import { useSearchParams } from 'react-router';
 import { Link } from '../../router/Link.tsx';
 
-/** Twelve links at once: prefetching them must stay within its limit of requests in flight. */
-const LINK_COUNT = 12;
-/** Each target's loader takes this long, so prefetches overlap. */
-const TARGET_MS = 400;
+/** Twelve links by default: prefetching them must stay within its limit of requests in flight. */
+const DEFAULT_COUNT = 12;
+const MAX_COUNT = 50;
+/** Each target's loader takes this long by default, so prefetches overlap. */
+const DEFAULT_TARGET_MS = 400;
 
+function bounded(raw: string | null, fallback: number, max: number): number {
+  const value = Number(raw ?? fallback);
+  return Number.isInteger(value) && value >= 0 ? Math.min(value, max) : fallback;
+}
+
+/** `?count=N&ms=M`: N links to pages whose loader takes M ms. */
 export default function Links() {
+  const [search] = useSearchParams();
+  const count = bounded(search.get('count'), DEFAULT_COUNT, MAX_COUNT);
+  const ms = bounded(search.get('ms'), DEFAULT_TARGET_MS, 30_000);
   return (
     <>
       <h1>Diagnostic: links</h1>
       <ul>
-        {Array.from({ length: LINK_COUNT }, (_, i) => (
+        {Array.from({ length: count }, (_, i) => (
           <li key={i}>
-            <Link to={`/_diag/slow-loader?ms=${TARGET_MS}&n=${i + 1}`}>{`Slow page ${i + 1}`}</Link>
+            <Link to={`/_diag/slow-loader?ms=${ms}&n=${i + 1}`}>{`Slow page ${i + 1}`}</Link>
           </li>
         ))}
       </ul>
