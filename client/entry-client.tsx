@@ -13,8 +13,9 @@ import { createPrefetcher } from './router/prefetch.ts';
 import { loaderRouteIds, toRouterRoutes } from './router/router-routes.ts';
 import { routes as table } from './routes.tsx';
 import { reloadOnStaleChunk } from './stale-chunk.ts';
-import '../shared/error-page.css';
 import './styles.css';
+// After the app's styles: an error inside a page keeps the error pages' look.
+import '../shared/error-page.css';
 
 declare global {
   interface Window {

@@ -1,0 +1,59 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientErrorMessage, NOT_FOUND_MESSAGE, serverErrorMessage } from '../../shared/messages.ts';
+import { launchBrowser, screenshot } from '../support/browser.ts';
+import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
+
+// Every error screen, at a phone's and a desktop's width, light and dark: styled the same way
+// whether the server or the browser drew it. The screenshots land in artifacts/screenshots/.
+
+const SCREENS = [
+  { name: 'route-boundary', path: '/_diag/loader-error', selector: 'section[role="alert"]', text: serverErrorMessage('localhost') },
+  { name: 'not-found', path: '/guide/no-such-topic', selector: 'section[role="alert"]', text: NOT_FOUND_MESSAGE },
+  { name: 'server-error-page', path: '/_diag/server-error', selector: 'main[role="alert"]', text: serverErrorMessage('localhost') },
+  { name: 'client-error-page', path: '/_diag/client-error', selector: 'main[role="alert"]', text: clientErrorMessage('localhost') },
+] as const;
+const WIDTHS = [375, 1280] as const;
+const SCHEMES = ['light', 'dark'] as const;
+
+describe('error screens', () => {
+  let browser: Browser;
+  let host: TestApp;
+  let origin: string;
+  beforeAll(async () => {
+    host = createTestApp();
+    origin = (await host.listen()).replace('127.0.0.1', 'localhost');
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+  });
+
+  for (const screen of SCREENS) {
+    it(`${screen.name} is styled, centred and follows the colour scheme at 375 and 1280 px`, async () => {
+      const backgrounds: string[] = [];
+      for (const colorScheme of SCHEMES) {
+        for (const width of WIDTHS) {
+          const context = await browser.newContext({ extraHTTPHeaders: DIAG, colorScheme, viewport: { width, height: 800 } });
+          const page = await context.newPage();
+          await page.goto(`${origin}${screen.path}`);
+          const alert = page.locator(screen.selector);
+          await alert.waitFor();
+          expect(await alert.innerText()).toContain(screen.text);
+          const style = await alert.evaluate((element) => {
+            const css = getComputedStyle(element);
+            const heading = getComputedStyle(element.querySelector('h2')!);
+            return { align: css.textAlign, display: css.display, background: css.backgroundColor, headingSize: heading.fontSize, overflow: document.documentElement.scrollWidth > innerWidth };
+          });
+          expect(style).toMatchObject({ align: 'center', display: 'flex', headingSize: '14px', overflow: false });
+          backgrounds.push(style.background);
+          await screenshot(page, `${screen.name}-${width}-${colorScheme}`);
+          await context.close();
+        }
+      }
+      // The light and dark renderings differ (same width, other scheme).
+      expect(backgrounds[0]).not.toBe(backgrounds[2]);
+    });
+  }
+});
