@@ -61,7 +61,6 @@ export function createApp(config: Config, deps: AppDeps): Express {
       config,
       failures,
       loadRenderer: () => deps.frontend.loadRenderer(),
-      fixStack: deps.frontend.fixStack,
     }),
   );
   return app;

@@ -12,13 +12,13 @@ export interface Frontend {
   readonly middleware: RequestHandler;
   readonly assets: PageAssets;
   loadRenderer(): Promise<Renderer>;
-  /** Dev only: maps a stack trace back to the source files. */
-  fixStack?(error: Error): void;
   close(): Promise<void>;
 }
 
 export const CLIENT_ENTRY = 'client/entry-client.tsx';
 const SERVER_ENTRY = '/client/entry-server.tsx';
+/** The stylesheets client/entry-client.tsx imports, in its order. */
+const DEV_STYLES = ['/client/styles.css', '/shared/error-page.css'];
 /** Built files have content hashes in their names, so they never change: cache for a year. */
 const IMMUTABLE_MAX_AGE = '1y';
 
@@ -62,15 +62,21 @@ export function createProdFrontend(clientDir: string, renderer: Renderer): Front
   };
 }
 
-/** Dev: Vite in middleware mode with HMR; the renderer is reloaded through Vite on change. */
-export async function createDevFrontend(root: string): Promise<Frontend> {
+/**
+ * Dev: Vite in middleware mode with HMR; the renderer is reloaded through Vite on change. Its
+ * module runner already maps stacks to the sources as errors are made (mapping them again with
+ * ssrFixStacktrace pointed at wrong lines).
+ */
+export async function createDevFrontend(root: string, options: { hmr?: boolean } = {}): Promise<Frontend> {
   const { createServer } = await import('vite');
-  const vite = await createServer({ root, server: { middlewareMode: true }, appType: 'custom' });
+  // HMR listens on its own port (24678); tests turn it off so that runs never collide.
+  const vite = await createServer({ root, server: { middlewareMode: true, hmr: options.hmr ?? true }, appType: 'custom' });
   return {
     middleware: vite.middlewares as unknown as RequestHandler,
-    assets: { scripts: ['/@vite/client', `/${CLIENT_ENTRY}`], preloads: [], styles: [] },
+    // Linked as well as imported, so a dev page is styled before its JavaScript runs (Vite
+    // serves a stylesheet request as plain CSS; the imported copy is what HMR updates).
+    assets: { scripts: ['/@vite/client', `/${CLIENT_ENTRY}`], preloads: [], styles: DEV_STYLES },
     loadRenderer: () => vite.ssrLoadModule(SERVER_ENTRY) as Promise<Renderer>,
-    fixStack: (error) => vite.ssrFixStacktrace(error),
     close: () => vite.close(),
   };
 }

@@ -12,8 +12,6 @@ interface ErrorHandlerDeps {
   config: Config;
   failures: FailureRecorder;
   loadRenderer(): Promise<Renderer>;
-  /** Dev only: rewrites a stack to point at the source files (vite.ssrFixStacktrace). */
-  fixStack?(error: Error): void;
 }
 
 /** JSON for API routes and for clients that prefer it; HTML pages for everyone else. */
@@ -46,7 +44,7 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
     }
     // Dev renders every time: components change under HMR, and the page shows the stack.
     const props: ServerErrorPageProps =
-      digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest, detail: devDetail(error, deps.fixStack) };
+      digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest, detail: devDetail(error) };
     deps
       .loadRenderer()
       .then((renderer) => streamReact({ config, failures }, req, res, sendFallback, { status, start: (options) => renderer.renderErrorPage(props, options) }))
@@ -82,9 +80,8 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
   };
 }
 
-/** Dev only: the message and the source-mapped stack, shown on the error page. */
-function devDetail(error: unknown, fixStack: ErrorHandlerDeps['fixStack']): string {
+/** Dev only: the message and the stack (already mapped to the sources), shown on the error page. */
+function devDetail(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  fixStack?.(error);
   return error.stack ?? `${error.name}: ${error.message}`;
 }

@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './support/spawn-server.ts';
+import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
+
+// `npm run dev` as a developer runs it: tsx, Vite in middleware mode, pretty logs.
+
+describe('the development server', () => {
+  let url: string;
+  let stop: () => Promise<void>;
+  beforeAll(async () => {
+    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/index.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', DIAGNOSTICS_TOKEN: DIAG_TOKEN },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    stop = async () => {
+      child.kill('SIGTERM');
+      await exited;
+    };
+    let output = '';
+    url = await new Promise<string>((resolve, reject) => {
+      const onData = (text: string) => {
+        output += text;
+        const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+        if (port !== undefined) resolve(`http://127.0.0.1:${port}`);
+      };
+      child.stdout.setEncoding('utf8').on('data', onData);
+      child.stderr.setEncoding('utf8').on('data', onData);
+      void exited.then(() => reject(new Error(`the dev server exited: ${output}`)));
+    });
+  });
+  afterAll(() => stop?.());
+
+  it('shows the stack at the source line that threw', async () => {
+    const res = await fetch(`${url}/_diag/server-error`, { headers: DIAG });
+    expect(res.status).toBe(500);
+    const html = await res.text();
+    const source = readFileSync(join(ROOT, 'client/pages/diagnostics/ServerError.tsx'), 'utf8').split('\n');
+    const line = source.findIndex((text) => text.includes('throw new Error')) + 1;
+    const column = source[line - 1]!.indexOf('new Error') + 1;
+    expect(html).toContain(`ServerError.tsx:${line}:${column}`);
+  });
+
+  it('links the stylesheets, so a page is styled before its JavaScript runs', async () => {
+    const html = await (await fetch(`${url}/`)).text();
+    const hrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]!);
+    expect(hrefs).toEqual(['/client/styles.css', '/shared/error-page.css']);
+    for (const href of hrefs) {
+      const css = await fetch(`${url}${href}`, { headers: { accept: 'text/css,*/*;q=0.1' } });
+      expect(css.headers.get('content-type')).toContain('text/css');
+      expect(await css.text()).toMatch(/^[:.\w/* ]/);
+    }
+  });
+});
