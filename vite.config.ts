@@ -1,3 +1,4 @@
+import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -41,11 +42,37 @@ const ROUTER_PRODUCTION = [
   { find: /^react-router\/dom$/, replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)) },
 ];
 
+/** A route table's `page: () => import('./x.tsx')`. */
+const PAGE_IMPORT = /page:\s*\(\)\s*=>\s*import\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/g;
+
+/**
+ * Tags each lazy page of a route table with its source path (`page.src`), so the server can
+ * preload the chunks of the routes a request matches (from the client build's manifest)
+ * instead of the browser finding them only after the entry has run.
+ */
+function routeModuleSources(): Plugin {
+  let root = '';
+  return {
+    name: 'react-ssr-host:route-module-sources',
+    configResolved(config) {
+      root = config.root;
+    },
+    transform(code, id) {
+      if (id.includes('/node_modules/') || !code.includes('defineRoutes(')) return undefined;
+      const tagged = code.replace(PAGE_IMPORT, (match, _q, path: string) => {
+        const src = relative(root, resolve(dirname(id), path)).split(sep).join('/');
+        return `page: Object.assign(${match.slice(match.indexOf('(')).trim()}, { src: ${JSON.stringify(src)} })`;
+      });
+      return tagged === code ? undefined : { code: tagged, map: null };
+    },
+  };
+}
+
 // One config, two builds: the browser bundle (hashed files + manifest) and the server bundle
 // (the process entry, with the React renderer inside; dependencies stay external so Sentry's
 // `--import` instrumentation sees the real packages).
 export default defineConfig(({ isSsrBuild, mode }) => ({
-  plugins: [serverOnlyModules(), react()],
+  plugins: [serverOnlyModules(), routeModuleSources(), react()],
   resolve: { alias: !isSsrBuild && mode === 'production' ? ROUTER_PRODUCTION : [] },
   build: isSsrBuild
     ? {

@@ -77,8 +77,13 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     options: StreamOptions,
   ) {
     const { pending } = serialized;
+    const { preloadsFor, ...page } = context.page;
+    // The matched routes' chunks load with the entry, not after it.
+    const sources = staticContext.matches.map((m) => (m.route.handle as RouteHandle | undefined)?.src).filter((src) => src !== undefined);
+    const preloads = [...new Set([...page.assets.preloads, ...preloadsFor(sources)])];
     const config: RuntimeConfig = {
-      ...context.page,
+      ...page,
+      assets: { ...page.assets, preloads },
       router: { loaderData: serialized.data, errors: staticContext.errors, deferred: pending.map((value) => value.id) },
     };
     const router = createStaticRouter(handler.dataRoutes, staticContext);

@@ -11,6 +11,8 @@ export interface Frontend {
   /** Serves the client's files: Vite's dev middleware, or the built assets. */
   readonly middleware: RequestHandler;
   readonly assets: PageAssets;
+  /** The built chunks of these source modules and the chunks they import. */
+  preloadsFor(sources: readonly string[]): readonly string[];
   loadRenderer(): Promise<Renderer>;
   close(): Promise<void>;
 }
@@ -19,6 +21,8 @@ export const CLIENT_ENTRY = 'client/entry-client.tsx';
 const SERVER_ENTRY = '/client/entry-server.tsx';
 /** The stylesheets client/entry-client.tsx imports, in its order. */
 const DEV_STYLES = ['/client/styles.css', '/shared/error-page.css'];
+/** Distinct sets of matched routes whose chunks are remembered. */
+const MAX_CACHED_CHUNK_SETS = 256;
 /** Built files have content hashes in their names, so they never change: cache for a year. */
 const IMMUTABLE_MAX_AGE = '1y';
 
@@ -48,6 +52,30 @@ export function assetsFromManifest(manifest: Record<string, ManifestChunk>, base
   return { scripts: [url(entry.file)], preloads: [...preloads].map(url), styles: [...styles].map(url) };
 }
 
+/** A chunk per source module, with everything it imports, from Vite's manifest; cached per set. */
+export function chunksFromManifest(manifest: Record<string, ManifestChunk>, base = '/') {
+  const cache = new Map<string, readonly string[]>();
+  return (sources: readonly string[]): readonly string[] => {
+    const key = sources.join('\n');
+    const known = cache.get(key);
+    if (known) return known;
+    const files = new Set<string>();
+    const visit = (keys: readonly string[] = []) => {
+      for (const key of keys) {
+        const chunk = manifest[key];
+        if (!chunk || files.has(chunk.file)) continue;
+        files.add(chunk.file);
+        visit(chunk.imports);
+      }
+    };
+    visit(sources);
+    const urls = [...files].map((file) => base + file);
+    // Route combinations are few (one per route table path); the cap only bounds a bug.
+    if (cache.size < MAX_CACHED_CHUNK_SETS) cache.set(key, urls);
+    return urls;
+  };
+}
+
 /** Production: the built client in `clientDir`, its manifest read once at start-up. */
 export function createProdFrontend(clientDir: string, renderer: Renderer): Frontend {
   const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
@@ -57,6 +85,7 @@ export function createProdFrontend(clientDir: string, renderer: Renderer): Front
   return {
     middleware: router,
     assets: assetsFromManifest(manifest),
+    preloadsFor: chunksFromManifest(manifest),
     loadRenderer: () => Promise.resolve(renderer),
     close: () => Promise.resolve(),
   };
@@ -76,6 +105,7 @@ export async function createDevFrontend(root: string, options: { hmr?: boolean }
     // Linked as well as imported, so a dev page is styled before its JavaScript runs (Vite
     // serves a stylesheet request as plain CSS; the imported copy is what HMR updates).
     assets: { scripts: ['/@vite/client', `/${CLIENT_ENTRY}`], preloads: [], styles: DEV_STYLES },
+    preloadsFor: () => [],
     loadRenderer: () => vite.ssrLoadModule(SERVER_ENTRY) as Promise<Renderer>,
     close: () => vite.close(),
   };

@@ -68,6 +68,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
       },
       page: {
         assets: deps.frontend.assets,
+        preloadsFor: deps.frontend.preloadsFor,
         requestId: String(req.id),
         hostname: displayHostname(deps.config, req),
         trace: deps.traceMeta?.(),

@@ -19,6 +19,8 @@ export interface PageRequestContext {
   recordFailure(error: unknown): { status: number; digest: string | undefined };
   page: {
     assets: PageAssets;
+    /** The chunks (and what they import) of these source modules, to preload; none in dev. */
+    preloadsFor(sources: readonly string[]): readonly string[];
     requestId: string;
     /** The host name error texts show, validated by the server. */
     hostname: string;

@@ -50,6 +50,14 @@ describe('pages from the route table', () => {
     expect(laterChunk).toBeGreaterThan(fallbackChunk);
   });
 
+  it('preloads the chunks of the routes a request matches, so they load with the entry', async () => {
+    const res = await request(host.app).get('/guide/streaming').expect(200);
+    const preloads = [...res.text.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((match) => match[1]!);
+    expect(preloads.some((href) => /^\/assets\/SiteLayout-[\w-]+\.js$/.test(href))).toBe(true);
+    expect(preloads.some((href) => /^\/assets\/Guide-[\w-]+\.js$/.test(href))).toBe(true);
+    expect(preloads.some((href) => href.includes('/Home-'))).toBe(false);
+  });
+
   it('a layout’s loader runs once per request and its data reaches the page', async () => {
     const res = await request(host.app).get('/guide/streaming').expect(200);
     const { loaderData } = runtimeOf(res.text).router;

@@ -17,6 +17,8 @@ import type { RouteMeta } from './route-table.ts';
 export interface RouteHandle {
   meta?: RouteEntryMeta;
   diagnostics?: boolean;
+  /** The page module's source path, when the build tagged it. */
+  src?: string;
 }
 type RouteEntryMeta = RouteMeta | ((data: never) => RouteMeta);
 

@@ -35,8 +35,11 @@ export interface RouteEntry {
   /** React Router path pattern: `/guide/:topic?`, `files/*`; absent on a layout without a path. */
   path?: string;
   index?: boolean;
-  /** The page (or layout, rendering <Outlet/>), loaded lazily: one chunk per route. */
-  page: () => Promise<PageModule>;
+  /**
+   * The page (or layout, rendering <Outlet/>), loaded lazily: one chunk per route. The build
+   * tags it with its source path (`src`, vite.config.ts) so the server can preload its chunk.
+   */
+  page: (() => Promise<PageModule>) & { src?: string };
   /** The server-only loader's module: `() => import('./pages/x.server.ts')`. */
   server?: () => Promise<ServerModule>;
   /** Title and meta; a function receives this route's loader data. */

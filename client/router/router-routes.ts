@@ -13,7 +13,7 @@ export type LoaderFor = (entry: RouteEntry & { server: NonNullable<RouteEntry['s
 
 function convert(entries: readonly RouteEntry[], loaderFor: LoaderFor): RouteObject[] {
   return entries.map((entry) => {
-    const handle: RouteHandle = { meta: entry.meta, diagnostics: entry.diagnostics };
+    const handle: RouteHandle = { meta: entry.meta, diagnostics: entry.diagnostics, src: entry.page.src };
     const route = {
       id: entry.id,
       path: entry.path,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { page as routePage } from '../../client/entry-server.tsx';
-import { assetsFromManifest } from '../../server/frontend.ts';
+import { assetsFromManifest, chunksFromManifest } from '../../server/frontend.ts';
 
 /** The bench passes its frozen copy of the build (see build-snapshot.ts). */
 const CLIENT_DIR = process.env.CLIENT_DIR ?? join(import.meta.dirname, '../../dist/client');
@@ -25,7 +25,7 @@ function page(path: (url: URL) => string): RequestHandler {
       request: new Request(new URL(path(url), url)),
       allowDiagnostics: true,
       recordFailure: () => ({ status: 500, digest: undefined }),
-      page: { assets, requestId: randomUUID(), hostname: 'localhost' },
+      page: { assets, preloadsFor: chunksFromManifest(manifest), requestId: randomUUID(), hostname: 'localhost' },
     });
     if (outcome.type !== 'render') return void res.status(500).type(HTML).send(MINIMAL_500);
     const stream = outcome.render(
