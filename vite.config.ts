@@ -13,7 +13,7 @@ const DYNAMIC_SERVER_IMPORT = /import\(\s*(['"])([^'"]+\.server(?:\.[cm]?[jt]sx?
  * stub that rejects, and any other import of one from browser code fails the build. Their code,
  * imports and secrets never reach dist/client (a test greps it for a loader's marker).
  */
-function serverOnlyModules(): Plugin {
+export function serverOnlyModules(): Plugin {
   const isServer = (environment: { config: { consumer: string } } | undefined, ssr: boolean | undefined) =>
     ssr === true || environment?.config.consumer === 'server';
   return {
@@ -50,7 +50,7 @@ const PAGE_IMPORT = /page:\s*\(\)\s*=>\s*import\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*
  * preload the chunks of the routes a request matches (from the client build's manifest)
  * instead of the browser finding them only after the entry has run.
  */
-function routeModuleSources(): Plugin {
+export function routeModuleSources(): Plugin {
   let root = '';
   return {
     name: 'react-ssr-host:route-module-sources',
