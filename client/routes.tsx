@@ -40,6 +40,12 @@ export const routes = defineRoutes([
       { id: 'diag-stream-error', path: 'stream-error', page: () => import('./pages/diagnostics/StreamError.tsx') },
       { id: 'diag-client-error', path: 'client-error', page: () => import('./pages/diagnostics/ClientError.tsx') },
       {
+        id: 'diag-client-error-in-boundary',
+        path: 'client-error-in-boundary',
+        page: () => import('./pages/diagnostics/ClientError.tsx'),
+        boundary: true,
+      },
+      {
         id: 'diag-slow',
         path: 'slow',
         page: () => import('./pages/diagnostics/Slow.tsx'),

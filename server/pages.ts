@@ -42,6 +42,19 @@ export class CrossOriginRedirectError extends Error {
   }
 }
 
+/**
+ * The page's own path and query, from Express's parsed path: never another host (`//evil.com/x`
+ * or an absolute-form target resolves on this origin), and relative to where the router is mounted.
+ */
+function pagePath(req: Request, search: string): string {
+  return `/${req.path.replace(/^\/+/, '')}${search}`;
+}
+
+function queryOf(req: Request): string {
+  const start = req.originalUrl.indexOf('?');
+  return start === -1 ? '' : req.originalUrl.slice(start);
+}
+
 function sameOrigin(location: string, origin: string): boolean {
   try {
     return new URL(location, origin).origin === origin;
@@ -53,7 +66,7 @@ function sameOrigin(location: string, origin: string): boolean {
 export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data: RequestHandler } {
   const sentry = browserSentry(deps.config);
 
-  /** What the renderer gets of this request; `url` is the page's own URL (path and query). */
+  /** What the renderer gets of this request; `url` is the page's own path and query. */
   function contextFor(req: Request, res: Response, url: string, signal: AbortSignal): PageRequestContext {
     const origin = requestOrigin(req);
     return {
@@ -82,7 +95,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   const page: RequestHandler = async (req, res, next) => {
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     const deadline = requestDeadline(res, deps.config.streamTimeoutMs);
-    const context = contextFor(req, res, req.originalUrl, deadline);
+    const context = contextFor(req, res, pagePath(req, queryOf(req)), deadline);
     const render = await renderer();
     const routeId = render.match(context);
     if (routeId === undefined) return next();
@@ -116,14 +129,15 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   const data: RequestHandler = async (req, res, next) => {
     res.locals.api = true;
     if (req.method !== 'GET') throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: 'GET' } });
-    const url = new URL(req.url, 'http://x');
-    const routeIds = (url.searchParams.get(ROUTES_PARAM) ?? '').split(',').filter(Boolean);
+    const query = new URLSearchParams(queryOf(req));
+    const routeIds = (query.get(ROUTES_PARAM) ?? '').split(',').filter(Boolean);
     if (routeIds.length === 0 || routeIds.length > MAX_ROUTE_IDS || !routeIds.every((id) => ROUTE_ID.test(id))) {
       throw new HttpError(400, `${ROUTES_PARAM} must name 1 to ${MAX_ROUTE_IDS} route ids`);
     }
-    url.searchParams.delete(ROUTES_PARAM);
+    query.delete(ROUTES_PARAM);
+    const search = query.size > 0 ? `?${query}` : '';
     const deadline = requestDeadline(res, deps.config.streamTimeoutMs);
-    const context = contextFor(req, res, url.pathname + url.search, deadline);
+    const context = contextFor(req, res, pagePath(req, search), deadline);
     const render = await renderer();
     const routeId = render.match(context);
     if (routeId === undefined) return next();

@@ -117,6 +117,11 @@ describe('pages from the route table', () => {
     expect(head.text ?? '').toBe('');
   });
 
+  it('a path that looks like another host is only a path here: never loaded as another page', async () => {
+    await request(host.app).get('//evil.example/guide').expect(404);
+    await request(host.app).get('/_data//evil.example?_routes=home').expect(404);
+  });
+
   it('other methods on a page get 405 with Allow; on an unknown path, 404', async () => {
     const res = await request(host.app).post('/guide/streaming').expect(405);
     expect(res.headers.allow).toBe('GET, HEAD');

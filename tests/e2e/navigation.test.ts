@@ -4,7 +4,7 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NAVIGATION_TIMEOUT_MS } from '../../client/router/navigation.ts';
 import { MAX_PREFETCHES_IN_FLIGHT, PREFETCH_STALE_MS } from '../../client/router/prefetch.ts';
-import { serverErrorMessage } from '../../shared/messages.ts';
+import { clientErrorMessage, serverErrorMessage } from '../../shared/messages.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
 
@@ -160,6 +160,19 @@ describe('client navigation in a real browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Failures' }).waitFor();
     expect(failures()).toBe(2);
     await opened.close();
+  });
+
+  it('a render failure in the browser shows the route’s boundary with the client-side text and the digest it reported', async () => {
+    const { page, close } = await hydrated('/_diag/client-error-in-boundary');
+    const boundary = page.locator('section[role="alert"]');
+    await boundary.waitFor();
+    expect(await boundary.innerText()).toContain(clientErrorMessage('localhost'));
+    const digest = await boundary.locator('code[data-digest]').innerText();
+    expect(digest).toMatch(/^c-[0-9a-z]+$/);
+    expect(await page.getByTestId('diag-layout').isVisible()).toBe(true);
+    const report = await host.logs.waitFor((line) => line.msg === 'client error' && line.digest === digest);
+    expect(report).toMatchObject({ side: 'client', kind: 'caught', path: '/_diag/client-error-in-boundary' });
+    await close();
   });
 
   it('a loader failure during navigation shows the route’s boundary inside the layout, with the digest it logged once', async () => {
