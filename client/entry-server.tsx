@@ -33,8 +33,21 @@ const serverLoader: LoaderFor = (entry) =>
     return data;
   }) satisfies LoaderFunction;
 
-function isRedirect(response: Response): boolean {
-  return response.status >= 300 && response.status < 400 && response.headers.has('Location');
+/** A loader's thrown or returned Response: only redirects have a meaning for a page. */
+function redirectOf(response: Response) {
+  const location = response.headers.get('Location');
+  if (response.status < 300 || response.status >= 400 || location === null) {
+    throw new Error(`A loader returned a ${response.status} response that is not a redirect`);
+  }
+  return { type: 'redirect' as const, status: response.status, location };
+}
+
+/** The host records a failure; the boundary (or the data response) gets what it may show. */
+function failureOf(context: PageRequestContext) {
+  return (error: unknown): RouteFailure => {
+    const { status, digest } = context.recordFailure(error);
+    return routeFailure(status, digest);
+  };
 }
 
 function styleNonce(nonce: StreamOptions['nonce']): string | undefined {
@@ -59,14 +72,8 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   }
 
   /** Records each route failure once and keeps only what its boundary shows. */
-  function recordErrors(context: PageRequestContext, errors: StaticHandlerContext['errors']): Record<string, RouteFailure> | null {
-    if (errors === null) return null;
-    const failures: Record<string, RouteFailure> = {};
-    for (const [routeId, error] of Object.entries(errors)) {
-      const { status, digest } = context.recordFailure(error);
-      failures[routeId] = routeFailure(status, digest);
-    }
-    return failures;
+  function recordErrors(fail: (error: unknown) => RouteFailure, errors: StaticHandlerContext['errors']): Record<string, RouteFailure> | null {
+    return errors === null ? null : Object.fromEntries(Object.entries(errors).map(([routeId, error]) => [routeId, fail(error)]));
   }
 
   /** `serialized` is the loader data the browser gets: pending values as markers. */
@@ -108,19 +115,12 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const matches = match(context);
     if (matches === null) return { type: 'no-route' };
     const result = await handler.query(context.request);
-    if (result instanceof Response) {
-      return isRedirect(result)
-        ? { type: 'redirect', status: result.status, location: result.headers.get('Location')! }
-        : { type: 'failure', error: new Error(`A loader returned a ${result.status} response that is not a redirect`) };
-    }
+    if (result instanceof Response) return redirectOf(result);
     // React Router sends a failure to the nearest route that declares a boundary, else to the root.
     const rootError = result.errors?.[HOST_ROUTE_ID];
     if (rootError !== undefined) return { type: 'failure', error: rootError };
-    const errors = recordErrors(context, result.errors);
-    const fail = (error: unknown) => {
-      const { status, digest } = context.recordFailure(error);
-      return routeFailure(status, digest);
-    };
+    const fail = failureOf(context);
+    const errors = recordErrors(fail, result.errors);
     const serialized = splitDeferred(result.loaderData, fail);
     const staticContext: StaticHandlerContext = { ...result, errors };
     const leaf = matches[matches.length - 1]!.route;
@@ -149,15 +149,9 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       // The browser's router bubbles each failure to its boundary itself.
       skipLoaderErrorBubbling: true,
     });
-    if (result instanceof Response) {
-      if (isRedirect(result)) return { type: 'redirect', status: result.status, location: result.headers.get('Location')! };
-      throw new Error(`A loader returned a ${result.status} response that is not a redirect`);
-    }
-    const errors = recordErrors(context, result.errors);
-    const fail = (error: unknown) => {
-      const { status, digest } = context.recordFailure(error);
-      return routeFailure(status, digest);
-    };
+    if (result instanceof Response) return redirectOf(result);
+    const fail = failureOf(context);
+    const errors = recordErrors(fail, result.errors);
     const loaded = Object.fromEntries(Object.entries(result.loaderData).filter(([id]) => wanted.has(id)));
     const { data: head, pending } = splitDeferred(loaded, fail);
     return {
