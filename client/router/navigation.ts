@@ -7,6 +7,12 @@ import type { Prefetcher } from './prefetch.ts';
 /** A route's code and data get this long before the browser loads the document instead (Next.js's MS_MAX_IDLE_DELAY). */
 export const NAVIGATION_TIMEOUT_MS = 3_800;
 
+/** Hands the navigation to the browser; the promise never settles, so nothing renders over it. */
+function loadDocument(href: string): Promise<never> {
+  window.location.assign(href);
+  return new Promise<never>(() => {});
+}
+
 /** Settles with `work`, unless the time runs out first: then the browser loads `href` as a document. */
 function withDeadline<T>(work: Promise<T>, href: string): Promise<T> {
   let timedOut = false;
@@ -28,8 +34,9 @@ export function createDataStrategy(prefetcher: Prefetcher, loaderIds: ReadonlySe
     const pageUrl = url.pathname + url.search;
     const toLoad = matches.filter((m) => m.shouldCallHandler());
     const routeIds = toLoad.map((m) => m.route.id).filter((id) => loaderIds.has(id));
-    const response = routeIds.length > 0 ? prefetcher.take(pageUrl, routeIds) : undefined;
-    response?.catch(() => {}); // each route's handler reports it
+    // A data request that fails as a request (the network, or an answer that is not route data)
+    // says nothing a boundary could show: the browser loads the document, and the server answers.
+    const response = routeIds.length > 0 ? prefetcher.take(pageUrl, routeIds).catch(() => loadDocument(url.href)) : undefined;
     const work = Promise.all(
       toLoad.map(async (m): Promise<[string, DataStrategyResult]> => {
         const result = await m.resolve(async () => {

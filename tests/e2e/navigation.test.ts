@@ -162,6 +162,21 @@ describe('client navigation in a real browser', () => {
     await opened.close();
   });
 
+  it('a navigation whose data request fails as a request loads the document instead', async () => {
+    const { page, close } = await openPage(browser, DIAG);
+    // As if the server were unreachable for that page's data (its prefetch fails the same way).
+    await page.route('**/_data/guide/navigation*', (route) => route.abort('connectionrefused'));
+    const requests = recordRequests(page);
+    await page.goto(`${origin}/guide/streaming`);
+    await page.waitForSelector('html[data-hydrated="true"]');
+    const documentLoad = page.waitForRequest((r) => r.isNavigationRequest() && new URL(r.url()).pathname === '/guide/navigation');
+    await page.getByRole('link', { name: 'Navigation' }).first().click();
+    await documentLoad;
+    await page.getByRole('heading', { level: 1, name: 'Navigation' }).waitFor();
+    expect(documentLoads(requests)).toHaveLength(2);
+    await close();
+  });
+
   it('a render failure in the browser shows the route’s boundary with the client-side text and the digest it reported', async () => {
     const { page, close } = await hydrated('/_diag/client-error-in-boundary');
     const boundary = page.locator('section[role="alert"]');
