@@ -34,8 +34,9 @@ export function serverOnlyModules(): Plugin {
 }
 
 /**
- * React Router's package exports only its development build (dev warnings included); its
- * production build ships beside it. The browser bundle takes that one.
+ * React Router's package exports only its development build (dev warnings on the console,
+ * slower); its production build ships beside it. Both production bundles take that one, so the
+ * server bundles React Router instead of loading it from node_modules.
  */
 const ROUTER_PRODUCTION = [
   { find: /^react-router$/, replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
@@ -73,7 +74,8 @@ export function routeModuleSources(): Plugin {
 // `--import` instrumentation sees the real packages).
 export default defineConfig(({ isSsrBuild, mode }) => ({
   plugins: [serverOnlyModules(), routeModuleSources(), react()],
-  resolve: { alias: !isSsrBuild && mode === 'production' ? ROUTER_PRODUCTION : [] },
+  resolve: { alias: mode === 'production' ? ROUTER_PRODUCTION : [] },
+  ssr: mode === 'production' ? { noExternal: ['react-router'] } : undefined,
   build: isSsrBuild
     ? {
         outDir: 'dist/server',

@@ -8,6 +8,7 @@ import { App } from './App.tsx';
 import { createErrorHooks, reportToServer } from './report-error.tsx';
 import { connectPageScripts, createDeferredRegistry, DeferredPlaceholders } from './router/deferred.tsx';
 import { PrefetchContext } from './router/Link.tsx';
+import { routeFailure } from './router/route-failure.ts';
 import { createDataStrategy } from './router/navigation.ts';
 import { createPrefetcher } from './router/prefetch.ts';
 import { loaderRouteIds, toRouterRoutes } from './router/router-routes.ts';
@@ -54,6 +55,11 @@ await loadMatchedRoutes(routes);
 
 const deferred = createDeferredRegistry();
 connectPageScripts(deferred.settle);
+// Once the whole response has been parsed, a value whose script never came will not come (the
+// server's render was cut short): its section shows a failure instead of loading for ever.
+const abandonPending = () => deferred.abandon(routeFailure(503, undefined));
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', abandonPending, { once: true });
+else abandonPending();
 const router = createBrowserRouter(routes, {
   hydrationData: { loaderData: deferred.revive(config.router.loaderData), errors: config.router.errors },
   dataStrategy: createDataStrategy(prefetcher, loaderIds),

@@ -18,7 +18,7 @@ import { RUNTIME_GLOBAL, serializeForScript, type RuntimeConfig } from '../share
 import { App } from './App.tsx';
 import { DeferredScripts, handleDeferred, splitDeferred, type PendingValue } from './router/deferred.tsx';
 import type { RouteHandle } from './router/HostRoot.tsx';
-import { routeFailure, type RouteFailure } from './router/route-failure.ts';
+import { isNotFound, routeFailure, type RouteFailure } from './router/route-failure.ts';
 import type { RouteEntry } from './router/route-table.ts';
 import { HOST_ROUTE_ID, toRouterRoutes, type LoaderFor } from './router/router-routes.ts';
 import { routes as appRoutes } from './routes.tsx';
@@ -40,6 +40,12 @@ function redirectOf(response: Response) {
     throw new Error(`A loader returned a ${response.status} response that is not a redirect`);
   }
   return { type: 'redirect' as const, status: response.status, location };
+}
+
+/** The response's status: the worst of its recorded failures (React Router would say 500 for any thrown value). */
+function statusOf(failures: Record<string, RouteFailure> | null, fallback: number): number {
+  const statuses = Object.values(failures ?? {}).map((failure) => failure.status);
+  return statuses.length > 0 ? Math.max(...statuses) : fallback;
 }
 
 /** The host records a failure; the boundary (or the data response) gets what it may show. */
@@ -73,7 +79,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
 
   /** Records each route failure once and keeps only what its boundary shows. */
   function recordErrors(fail: (error: unknown) => RouteFailure, errors: StaticHandlerContext['errors']): Record<string, RouteFailure> | null {
-    return errors === null ? null : Object.fromEntries(Object.entries(errors).map(([routeId, error]) => [routeId, fail(error)]));
+    return errors == null ? null : Object.fromEntries(Object.entries(errors).map(([routeId, error]) => [routeId, fail(error)]));
   }
 
   /** `serialized` is the loader data the browser gets: pending values as markers. */
@@ -116,20 +122,22 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     if (matches === null) return { type: 'no-route' };
     const result = await handler.query(context.request);
     if (result instanceof Response) return redirectOf(result);
-    // React Router sends a failure to the nearest route that declares a boundary, else to the root.
-    const rootError = result.errors?.[HOST_ROUTE_ID];
-    if (rootError !== undefined) return { type: 'failure', error: rootError };
     const fail = failureOf(context);
+    // React Router sends a failure to the nearest route that declares a boundary, else to the
+    // root: the host's own pages answer those (its 404 page for a notFound()).
+    const { [HOST_ROUTE_ID]: rootError, ...routeErrors } = result.errors ?? {};
+    if (rootError !== undefined) {
+      recordErrors(fail, routeErrors);
+      return isNotFound(rootError) ? { type: 'no-route' } : { type: 'failure', error: rootError };
+    }
     const errors = recordErrors(fail, result.errors);
     const serialized = splitDeferred(result.loaderData, fail);
     const staticContext: StaticHandlerContext = { ...result, errors };
-    const leaf = matches[matches.length - 1]!.route;
     // A render failure cannot be placed exactly; like React Router's framework mode, the leaf's nearest boundary shows it.
     const boundary = [...matches].reverse().find((m) => m.route.ErrorBoundary !== undefined && m.route.id !== HOST_ROUTE_ID);
     return {
       type: 'render',
-      status: result.statusCode,
-      routeId: leaf.id,
+      status: statusOf(errors, result.statusCode),
       render: (options) => renderDocument(context, staticContext, serialized, options),
       canRecover: boundary !== undefined,
       renderFailure(failure, options) {
@@ -156,7 +164,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const { data: head, pending } = splitDeferred(loaded, fail);
     return {
       type: 'data',
-      status: result.statusCode,
+      status: statusOf(errors, result.statusCode),
       head: { data: head, errors },
       rest: pending,
       failed: (id, error) => ({ id, failure: fail(error) }),

@@ -3,6 +3,7 @@
 import * as Sentry from '@sentry/react';
 import type { BrowserSentryConfig } from '../shared/runtime.ts';
 import { createErrorHooks, digestOf } from './report-error.tsx';
+import { isRouteFailure } from './router/route-failure.ts';
 
 export function initSentry(config: BrowserSentryConfig) {
   Sentry.init({
@@ -15,6 +16,8 @@ export function initSentry(config: BrowserSentryConfig) {
     // Reads the server's sentry-trace/baggage meta tags: the page load joins the server's trace.
     integrations: [Sentry.browserTracingIntegration()],
     beforeSend(event, hint) {
+      // A server failure shown in a route boundary: the server reported it already.
+      if (isRouteFailure(hint.originalException)) return null;
       // The digest the user sees on the page, so a screenshot finds the event.
       const digest = digestOf(hint.originalException);
       event.tags = { ...event.tags, digest };

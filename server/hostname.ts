@@ -12,13 +12,16 @@ export function displayHostname(config: Config, req: Request): string {
   return typeof candidate === 'string' && isValidHostname(candidate) ? candidate.toLowerCase() : FALLBACK_HOSTNAME;
 }
 
+const MAX_PORT = 65_535;
+
 /**
  * The origin the request was addressed to, for resolving a loader's redirect. Only a valid
  * host name (and port) is taken from the Host header; anything else resolves as localhost.
  */
 export function requestOrigin(req: Request): string {
   const host = req.get('host') ?? '';
-  const [name = '', port] = host.split(/:(?=\d+$)/);
-  const safeHost = isValidHostname(name) ? (port === undefined ? name : `${name}:${port}`) : 'localhost';
+  const [name = '', port] = host.split(/:(?=\d{1,5}$)/);
+  const validPort = port === undefined || Number(port) <= MAX_PORT;
+  const safeHost = isValidHostname(name) && validPort ? (port === undefined ? name : `${name}:${port}`) : 'localhost';
   return `${req.protocol}://${safeHost.toLowerCase()}`;
 }

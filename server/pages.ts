@@ -50,9 +50,15 @@ function pagePath(req: Request, search: string): string {
   return `/${req.path.replace(/^\/+/, '')}${search}`;
 }
 
-function queryOf(req: Request): string {
+/** The query string as sent (`?…`), less the parameters named in `drop`, otherwise untouched. */
+function queryOf(req: Request, drop?: string): string {
   const start = req.originalUrl.indexOf('?');
-  return start === -1 ? '' : req.originalUrl.slice(start);
+  if (start === -1) return '';
+  const query = req.originalUrl.slice(start + 1);
+  if (drop === undefined) return `?${query}`;
+  // URLSearchParams decodes names leniently (a malformed % stays as it is), never throwing.
+  const kept = query.split('&').filter((pair) => [...new URLSearchParams(pair).keys()][0] !== drop);
+  return kept.length > 0 ? `?${kept.join('&')}` : '';
 }
 
 function sameOrigin(location: string, origin: string): boolean {
@@ -129,15 +135,12 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   const data: RequestHandler = async (req, res, next) => {
     res.locals.api = true;
     if (req.method !== 'GET') throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: 'GET' } });
-    const query = new URLSearchParams(queryOf(req));
-    const routeIds = (query.get(ROUTES_PARAM) ?? '').split(',').filter(Boolean);
+    const routeIds = (new URLSearchParams(queryOf(req)).get(ROUTES_PARAM) ?? '').split(',').filter(Boolean);
     if (routeIds.length === 0 || routeIds.length > MAX_ROUTE_IDS || !routeIds.every((id) => ROUTE_ID.test(id))) {
       throw new HttpError(400, `${ROUTES_PARAM} must name 1 to ${MAX_ROUTE_IDS} route ids`);
     }
-    query.delete(ROUTES_PARAM);
-    const search = query.size > 0 ? `?${query}` : '';
     const deadline = requestDeadline(res, deps.config.streamTimeoutMs);
-    const context = contextFor(req, res, pagePath(req, search), deadline);
+    const context = contextFor(req, res, pagePath(req, queryOf(req, ROUTES_PARAM)), deadline);
     const render = await renderer();
     const routeId = render.match(context);
     if (routeId === undefined) return next();
@@ -150,12 +153,15 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
       if (!sameOrigin(outcome.location, requestOrigin(req))) return next(new CrossOriginRedirectError(outcome.location));
       return void res.status(200).end(`${JSON.stringify({ redirect: outcome.location } satisfies DataLine)}\n`);
     }
-    const write = (line: unknown) => void (res.writableEnded || res.write(`${JSON.stringify(line)}\n`));
+    const write = (line: unknown) => void (res.writableEnded || res.destroyed || res.write(`${JSON.stringify(line)}\n`));
     res.status(outcome.status);
     write(outcome.head);
     const waiting = new Set(outcome.rest.map((value) => value.id));
     const settled = outcome.rest.map(({ id, settled }) => settled.then((line) => waiting.delete(id) && write(line)));
-    const timedOut = new Promise<void>((resolve) => deadline.addEventListener('abort', () => resolve(), { once: true }));
+    const timedOut = new Promise<void>((resolve) => {
+      if (deadline.aborted) resolve();
+      else deadline.addEventListener('abort', () => resolve(), { once: true });
+    });
     await Promise.race([Promise.all(settled), timedOut]);
     // Past the deadline, what is still pending is that one failure (a client that left gets nothing).
     for (const id of waiting) write(outcome.failed(id, deadline.reason));

@@ -60,16 +60,26 @@ export interface StreamRequest {
 }
 
 /**
+ * After the deadline, how long the render may go on before it is aborted: loaders see their
+ * signal fire at the deadline, and the sections whose values then reject still get to stream
+ * their failure (React Router's `streamTimeout + 1000`).
+ */
+export const RENDER_ABORT_GRACE_MS = 1_000;
+
+/**
  * Streams a React render into the response. People get the shell as soon as it is ready and
  * the rest as it resolves; crawlers get the complete page (React docs, "Crawlers and static
  * generation"). A render that outlives the deadline is aborted so a socket is never held
- * forever, and a client that leaves aborts its render.
+ * forever, and a client that leaves aborts its render at once.
  */
 export function streamReact(deps: StreamDeps, req: Request, res: Response, next: NextFunction, job: StreamRequest): void {
   const waitForAll = isbot(req.get('user-agent'));
   const deadline = job.deadline ?? requestDeadline(res, deps.config.streamTimeoutMs);
-  const run = ({ status, start }: Omit<StreamRequest, 'deadline' | 'recover'>, recover?: StreamRequest['recover']) => {
+  let retry: { original: unknown } | undefined;
+  const run = ({ status, start }: Omit<StreamRequest, 'deadline' | 'recover'>) => {
+    let shellDone = false;
     const send = () => {
+      shellDone = true;
       if (res.destroyed || res.headersSent) return;
       res.status(status).set(HTML_HEADERS);
       // React writes whatever is ready in many small chunks at once: corked, they leave as one
@@ -83,18 +93,27 @@ export function streamReact(deps: StreamDeps, req: Request, res: Response, next:
       onShellReady: waitForAll ? undefined : send,
       onAllReady: waitForAll ? send : undefined,
       onShellError(error) {
-        const instead = recover?.(error);
-        if (instead === undefined) next(error);
-        else run(instead);
+        // A retry that fails too is the same failure: the first one is answered, and logged once.
+        if (retry !== undefined) return next(retry.original);
+        const instead = job.recover?.(error);
+        if (instead === undefined) return next(error);
+        retry = { original: error };
+        run(instead);
       },
       // Returns the digest React writes into the HTML for the browser to report.
       onError(error) {
         if (error instanceof ClientAbortError) return undefined;
+        if (retry !== undefined && !shellDone) return undefined; // the retry's own shell failure: see onShellError
         return deps.failures.record(error, req, res).digest;
       },
     });
-    if (deadline.aborted) stream.abort(deadline.reason);
-    else deadline.addEventListener('abort', () => stream.abort(deadline.reason), { once: true });
+    const abort = () => {
+      if (deadline.reason instanceof ClientAbortError) return stream.abort(deadline.reason);
+      const timer = setTimeout(() => stream.abort(deadline.reason), RENDER_ABORT_GRACE_MS);
+      res.once('close', () => clearTimeout(timer));
+    };
+    if (deadline.aborted) abort();
+    else deadline.addEventListener('abort', abort, { once: true });
   };
-  run(job, job.recover);
+  run(job);
 }

@@ -37,8 +37,6 @@ export type PageOutcome =
   | {
       type: 'render';
       status: number;
-      /** The deepest matched route, for the log's `route` field. */
-      routeId: string;
       render(options: StreamOptions): PipeableStream;
       /** Whether a matched route declares a boundary that can show a render failure. */
       canRecover: boolean;
@@ -46,7 +44,7 @@ export type PageOutcome =
       renderFailure(failure: { status: number; digest: string | undefined }, options: StreamOptions): PipeableStream;
     };
 
-/** One line of a data response (newline-delimited JSON): the head first, then settled values. */
+/** A navigation's data: the head line, then one line per pending value (shared/route-data.ts). */
 export type DataOutcome =
   | { type: 'no-route' }
   | { type: 'redirect'; status: number; location: string }

@@ -117,6 +117,34 @@ describe('pages from the route table', () => {
     expect(head.text ?? '').toBe('');
   });
 
+  it('a notFound() that no route boundary catches answers the site’s own 404 page', async () => {
+    const unknown = await request(host.app).get('/no-such-page').expect(404);
+    const res = await request(host.app).get('/fixture/ada?missing=1').expect(404);
+    const normalise = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
+    expect(normalise(res.text)).toBe(normalise(unknown.text));
+    expect(host.logs.failures(res.headers['x-request-id'] as string)).toHaveLength(1);
+  });
+
+  it('answers with the status of the failure it logged: a loader’s 400 is a 400, on a page and in navigation data', async () => {
+    const page = await request(host.app).get('/_diag/slow?ms=abc').set(DIAG).expect(400);
+    expect(host.logs.failures(page.headers['x-request-id'] as string)).toMatchObject([{ status: 400 }]);
+    const data = await request(host.app).get('/_data/_diag/slow?ms=abc&_routes=diag-slow').set(DIAG).expect(400);
+    expect(JSON.parse(data.text.split('\n')[0]!)).toMatchObject({ errors: { 'diag-slow': { status: 400 } } });
+  });
+
+  it('a loader sees the same query string on a document load and in navigation data', async () => {
+    const query = '?a&b=%20x&c=1+2';
+    const page = await request(host.app).get(`/fixture/q${query}`).expect(200);
+    expect(runtimeOf(page.text).router.loaderData.fixture).toMatchObject({ search: query });
+    const data = await request(host.app).get(`/_data/fixture/q${query}&_routes=fixture`).expect(200);
+    expect(JSON.parse(data.text.split('\n')[0]!)).toMatchObject({ data: { fixture: { search: query } } });
+  });
+
+  it('a Host header with an impossible port is never a 500', async () => {
+    await request(host.app).get('/').set('host', 'a.example:99999').expect(200);
+    await request(host.app).get('/guide').set('host', 'a.example:99999').expect(302);
+  });
+
   it('a path that looks like another host is only a path here: never loaded as another page', async () => {
     await request(host.app).get('//evil.example/guide').expect(404);
     await request(host.app).get('/_data//evil.example?_routes=home').expect(404);
@@ -174,6 +202,23 @@ describe('pages from the route table', () => {
       expect(normalise(res.text)).toBe(normalise(unknown.text));
     }
     await request(host.app).get('/_data/_diag/slow?_routes=diag-slow').expect(404);
+  });
+});
+
+describe('a page past its stream timeout', () => {
+  it('streams the failure of a value its loader gave up on, with the digest it logged once', async () => {
+    const slow = createTestApp({ STREAM_TIMEOUT_MS: '300' }, {}, createRenderer([...routes, fixture]));
+    await slow.listen();
+    try {
+      const res = await getChunks(`${slow.url}/fixture/ada?hold=20000`, { 'user-agent': BROWSER_UA });
+      const failure = /"id":"fixture:later","failure":\{"routeFailure":true,"status":500,"digest":"([\w-]+)"\}/.exec(res.body);
+      expect(failure).not.toBeNull();
+      const lines = slow.logs.failures(res.headers['x-request-id'] as string);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ digest: failure![1], error: { type: 'StreamTimeoutError' } });
+    } finally {
+      await slow.close();
+    }
   });
 });
 

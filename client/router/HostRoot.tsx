@@ -53,13 +53,12 @@ function useFailure(): { status: number } | undefined {
 /** Moves focus to the new content and announces its title, after client navigations only. */
 function NavigationAnnouncer({ title }: { title: string }) {
   const location = useLocation();
-  const first = useRef(true);
+  // The location this page was loaded or last announced at; effects may run twice (StrictMode).
+  const announced = useRef(location.key);
   const region = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    if (announced.current === location.key) return;
+    announced.current = location.key;
     if (region.current) region.current.textContent = title;
     // Scrolling is <ScrollRestoration>'s (top for a new page, the old position on back/forward):
     // moving focus must not scroll.

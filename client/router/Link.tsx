@@ -17,7 +17,7 @@ export function Link({ prefetch = true, reloadDocument, onMouseEnter, onTouchSta
   const prefetcher = use(PrefetchContext);
   const href = useHref(props.to);
   const ref = useRef<HTMLAnchorElement>(null);
-  const enabled = prefetch && prefetcher !== null && props.download === undefined;
+  const enabled = prefetch && prefetcher !== null && props.download === undefined && reloadDocument !== true;
   // A link that stays on screen (in a layout) is looked at again after each navigation: its
   // target may have been the page it was on.
   const { key } = useLocation();

@@ -7,22 +7,26 @@ import type { Prefetcher } from './prefetch.ts';
 /** A route's code and data get this long before the browser loads the document instead (Next.js's MS_MAX_IDLE_DELAY). */
 export const NAVIGATION_TIMEOUT_MS = 3_800;
 
-/** Hands the navigation to the browser; the promise never settles, so nothing renders over it. */
-function loadDocument(href: string): Promise<never> {
-  window.location.assign(href);
+/** Hands the navigation to the browser, unless it was given up; the promise never settles, so nothing renders over it. */
+function loadDocument(href: string, signal: AbortSignal): Promise<never> {
+  if (!signal.aborted) window.location.assign(href);
   return new Promise<never>(() => {});
 }
 
-/** Settles with `work`, unless the time runs out first: then the browser loads `href` as a document. */
-function withDeadline<T>(work: Promise<T>, href: string): Promise<T> {
+/**
+ * Settles with `work`, unless the time runs out first: then the browser loads `href` as a
+ * document. A navigation given up for another (its signal) never falls back.
+ */
+function withDeadline<T>(work: Promise<T>, href: string, signal: AbortSignal): Promise<T> {
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const gaveUp = new Promise<never>(() => {
     timer = setTimeout(() => {
       timedOut = true;
-      window.location.assign(href);
+      void loadDocument(href, signal);
     }, NAVIGATION_TIMEOUT_MS);
   });
+  signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   // Once the document load has begun, a late result must not render over it.
   const finished = work.then((value) => (timedOut ? gaveUp : value));
   return Promise.race([finished, gaveUp]).finally(() => clearTimeout(timer));
@@ -30,18 +34,23 @@ function withDeadline<T>(work: Promise<T>, href: string): Promise<T> {
 
 export function createDataStrategy(prefetcher: Prefetcher, loaderIds: ReadonlySet<string>): DataStrategyFunction {
   return ({ request, matches }) => {
+    const { signal } = request;
     const url = new URL(request.url);
     const pageUrl = url.pathname + url.search;
     const toLoad = matches.filter((m) => m.shouldCallHandler());
     const routeIds = toLoad.map((m) => m.route.id).filter((id) => loaderIds.has(id));
     // A data request that fails as a request (the network, or an answer that is not route data)
     // says nothing a boundary could show: the browser loads the document, and the server answers.
-    const response = routeIds.length > 0 ? prefetcher.take(pageUrl, routeIds).catch(() => loadDocument(url.href)) : undefined;
-    const work = Promise.all(
+    const response = routeIds.length > 0 ? prefetcher.take(pageUrl, routeIds).catch(() => loadDocument(url.href, signal)) : undefined;
+    const results = Promise.all(
       toLoad.map(async (m): Promise<[string, DataStrategyResult]> => {
         const result = await m.resolve(async () => {
           const answer = await response!;
-          if (answer.redirect !== undefined) throw redirect(answer.redirect);
+          if (answer.redirect !== undefined) {
+            // A page the route table does not have is the server's to answer.
+            if (!prefetcher.handles(answer.redirect)) return loadDocument(new URL(answer.redirect, url).href, signal);
+            throw redirect(answer.redirect);
+          }
           const failure = answer.errors?.[m.route.id];
           if (failure !== undefined) throw failure;
           return answer.data[m.route.id] ?? null;
@@ -49,6 +58,8 @@ export function createDataStrategy(prefetcher: Prefetcher, loaderIds: ReadonlySe
         return [m.route.id, result];
       }),
     ).then(Object.fromEntries<DataStrategyResult>);
-    return withDeadline(work, url.href);
+    // The code of every matched route (layouts and pages without loaders too) is inside the deadline.
+    const work = Promise.all([results, prefetcher.loadCode(pageUrl)]).then(([loaded]) => loaded);
+    return withDeadline(work, url.href, signal);
   };
 }

@@ -7,6 +7,8 @@ import { fetchRouteData, type RouteData } from './route-data-client.ts';
 export const MAX_PREFETCHES_IN_FLIGHT = 5;
 /** A prefetched page is fetched again after this (Next.js's STATIC_STALETIME_MS, 5 minutes). */
 export const PREFETCH_STALE_MS = 300_000;
+/** Prefetched pages kept at once; the oldest goes first. Bounds memory on a page of many links. */
+const MAX_CACHED_PAGES = 50;
 
 interface Entry {
   at: number;
@@ -25,6 +27,8 @@ export interface Prefetcher {
   take(url: string, routeIds: readonly string[]): Promise<RouteData>;
   /** Whether the route table has a page at this URL (else the browser loads the document). */
   handles(url: string): boolean;
+  /** Loads the code of the routes this URL matches. */
+  loadCode(url: string): Promise<unknown>;
 }
 
 export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<string>): Prefetcher {
@@ -35,6 +39,7 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
   const matchesOf = (url: string) => matchRoutes(routes, new URL(url, window.location.origin).pathname);
   const fresh = (entry: Entry | undefined): entry is Entry => entry !== undefined && Date.now() - entry.at < PREFETCH_STALE_MS;
 
+
   function allowed(url: string): boolean {
     const target = new URL(url, window.location.href);
     if (target.pathname + target.search === window.location.pathname + window.location.search) return false; // this page
@@ -42,10 +47,25 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
     return target.origin === window.location.origin && connection?.saveData !== true && matchesOf(url) !== null;
   }
 
+  const loadCode = (url: string) => Promise.all((matchesOf(url) ?? []).map((m) => (typeof m.route.lazy === 'function' ? m.route.lazy() : undefined)));
+
+  /** The fresh entry for a URL; a stale one is dropped. */
+  function cached(url: string): Entry | undefined {
+    const entry = cache.get(url);
+    if (entry !== undefined && !fresh(entry)) cache.delete(url);
+    return fresh(entry) ? entry : undefined;
+  }
+
+  function remember(url: string, entry: Entry): void {
+    cache.delete(url);
+    cache.set(url, entry);
+    // A Map iterates in insertion order: the first key is the oldest.
+    if (cache.size > MAX_CACHED_PAGES) cache.delete(cache.keys().next().value!);
+  }
+
   function load(url: string): { entry: Entry; settled: Promise<unknown> } {
-    const matches = matchesOf(url) ?? [];
-    const routeIds = matches.map((m) => m.route.id!).filter((id) => loaderIds.has(id));
-    const code = Promise.all(matches.map((m) => (typeof m.route.lazy === 'function' ? m.route.lazy() : undefined)));
+    const routeIds = (matchesOf(url) ?? []).map((m) => m.route.id!).filter((id) => loaderIds.has(id));
+    const code = loadCode(url);
     const fetched = routeIds.length > 0 ? fetchRouteData(url, routeIds) : Promise.resolve({ data: {}, errors: null, done: Promise.resolve() });
     const entry: Entry = { at: Date.now(), routeIds, result: fetched };
     fetched.catch(() => cache.get(url) === entry && cache.delete(url));
@@ -57,9 +77,9 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
   function pump(): void {
     while (inFlight < MAX_PREFETCHES_IN_FLIGHT && queue.length > 0) {
       const url = queue.shift()!;
-      if (fresh(cache.get(url))) continue;
+      if (cached(url)) continue;
       const { entry, settled } = load(url);
-      cache.set(url, entry);
+      remember(url, entry);
       inFlight++;
       void settled.then(() => {
         inFlight--;
@@ -69,7 +89,7 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
   }
 
   const prefetch = (url: string) => {
-    if (fresh(cache.get(url)) || queue.includes(url) || !allowed(url)) return;
+    if (cached(url) || queue.includes(url) || !allowed(url)) return;
     queue.push(url);
     pump();
   };
@@ -91,12 +111,12 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
   }
 
   function take(url: string, routeIds: readonly string[]): Promise<RouteData> {
-    const entry = cache.get(url);
-    if (fresh(entry) && routeIds.every((id) => entry.routeIds.includes(id))) return entry.result;
+    const entry = cached(url);
+    if (entry && routeIds.every((id) => entry.routeIds.includes(id))) return entry.result;
     const queued = queue.indexOf(url);
     if (queued !== -1) queue.splice(queued, 1);
     return fetchRouteData(url, routeIds);
   }
 
-  return { prefetch, observe, take, handles: (url) => matchesOf(url) !== null };
+  return { prefetch, observe, take, handles: (url) => matchesOf(url) !== null, loadCode };
 }

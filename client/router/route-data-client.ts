@@ -33,7 +33,15 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
  */
 export async function fetchRouteData(pageUrl: string, routeIds: readonly string[]): Promise<RouteData & { done: Promise<void> }> {
   const response = await fetch(dataUrl(pageUrl, routeIds), { headers: { Accept: 'application/x-ndjson' } });
-  if (!response.ok && !(response.headers.get('content-type') ?? '').includes('ndjson')) {
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('ndjson')) {
+    // The host failed around the loaders (a refused redirect, say) and logged it: its JSON
+    // error carries the digest, shown in the deepest route's boundary like a loader's failure.
+    const body = type.includes('json') ? ((await response.json().catch(() => null)) as { error?: { status?: unknown; digest?: unknown } } | null) : null;
+    const { status, digest } = body?.error ?? {};
+    if (typeof status === 'number' && typeof digest === 'string' && routeIds.length > 0) {
+      return { data: {}, errors: { [routeIds.at(-1)!]: routeFailure(status, digest) }, done: Promise.resolve() };
+    }
     throw new Error(`Loading the data of ${pageUrl} failed with status ${response.status}`);
   }
   const stream = lines(response.body!);

@@ -1,6 +1,6 @@
-// The shape of the route table (client/routes.tsx): the one place a page is declared. The server
-// turns it into React Router's static routes (./server-routes.ts), the browser into lazy routes
-// that fetch loader data from the server (./browser-routes.ts).
+// The shape of the route table (client/routes.tsx): the one place a page is declared. Both sides
+// turn it into React Router's routes (./router-routes.ts): the server's loaders call the
+// `*.server.ts` modules (client/entry-server.tsx), the browser's ask the server (./navigation.ts).
 import type { ComponentType } from 'react';
 import type { Params } from 'react-router';
 

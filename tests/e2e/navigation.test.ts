@@ -141,6 +141,23 @@ describe('client navigation in a real browser', () => {
     await opened.close();
   });
 
+  it('a navigation given up for another never falls back to a document load later', async () => {
+    const opened = await openPage(browser, DIAG);
+    const { page } = opened;
+    await page.clock.install();
+    const requests = recordRequests(page);
+    await page.goto(`${origin}/_diag/links?count=1&ms=4000`);
+    await page.waitForSelector('html[data-hydrated="true"]');
+    await page.getByRole('link', { name: 'Slow page 1' }).click();
+    await page.clock.runFor(1_000);
+    await page.getByRole('link', { name: 'Loader error' }).click();
+    await page.locator('section[role="alert"]').waitFor();
+    await page.clock.runFor(NAVIGATION_TIMEOUT_MS);
+    expect(documentLoads(requests)).toHaveLength(1);
+    expect(new URL(page.url()).pathname).toBe('/_diag/loader-error');
+    await opened.close();
+  });
+
   it(`uses a fresh prefetch for a navigation, and fetches again once it is older than ${PREFETCH_STALE_MS / 1000} s`, async () => {
     const opened = await openPage(browser, DIAG);
     const { page } = opened;

@@ -1,6 +1,6 @@
 import { abortableDelay } from '../../router/abortable-delay.ts';
 import type { LoaderArgs } from '../../router/route-table.ts';
-import { delayParam } from './delay-param.ts';
+import { delayParam } from './delay-param.server.ts';
 
 /** Holds the whole page for `ms`: a navigation to it shows what a slow loader does. */
 export async function loader({ request, signal }: LoaderArgs) {

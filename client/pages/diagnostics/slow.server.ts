@@ -1,6 +1,6 @@
 import { abortableDelay } from '../../router/abortable-delay.ts';
 import type { LoaderArgs } from '../../router/route-table.ts';
-import { delayParam } from './delay-param.ts';
+import { delayParam } from './delay-param.server.ts';
 
 /** A shell at once, then one section after `ms`: the streamed page the benchmark measures. */
 export function loader({ request, signal }: LoaderArgs) {
