@@ -4,12 +4,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { page as routePage } from '../../client/entry-server.tsx';
 import { assetsFromManifest, chunksFromManifest } from '../../server/frontend.ts';
+import type { Renderer } from '../../shared/page-seam.ts';
 
 /** The bench passes its frozen copy of the build (see build-snapshot.ts). */
 const CLIENT_DIR = process.env.CLIENT_DIR ?? join(import.meta.dirname, '../../dist/client');
+/** The built renderer (the source imports CSS as text, which only the build understands). */
+const { page: routePage } = (await import(pathToFileURL(join(CLIENT_DIR, '../server/renderer.js')).href)) as Renderer;
 const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, '.vite/manifest.json'), 'utf8')) as Parameters<typeof assetsFromManifest>[0];
 const assets = assetsFromManifest(manifest);
 
