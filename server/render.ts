@@ -4,6 +4,7 @@ import type { PipeableStream } from 'react-dom/server';
 import type { StreamOptions } from '../shared/page-seam.ts';
 import type { Config } from './config.ts';
 import type { FailureRecorder } from './errors/failures.ts';
+import { asNextError, isInstance } from './errors/thrown-value.ts';
 
 export type { Renderer } from '../shared/page-seam.ts';
 
@@ -84,13 +85,13 @@ export function streamReact(deps: StreamDeps, req: Request, res: Response, next:
       onAllReady: waitForAll ? send : undefined,
       onShellError(error) {
         const instead = recover?.(error);
-        if (instead === undefined) next(error);
+        if (instead === undefined) next(asNextError(error));
         else run(instead);
       },
-      // Returns the digest React writes into the HTML for the browser to report.
+      // Returns what React writes into the HTML ($RX) for the browser: the digest and its proof.
       onError(error) {
-        if (error instanceof ClientAbortError) return undefined;
-        return deps.failures.record(error, req, res).digest;
+        if (isInstance(error, ClientAbortError)) return undefined;
+        return deps.failures.digestForPage(error, req, res);
       },
     });
     if (deadline.aborted) stream.abort(deadline.reason);
