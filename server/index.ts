@@ -7,6 +7,7 @@ import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createDigester } from './errors/digest.ts';
 import { serializeError } from './errors/serialize-error.ts';
+import { createSourceMapper } from './errors/source-maps.ts';
 import { createDevFrontend, createProdFrontend, type Frontend } from './frontend.ts';
 import { createHttpServer } from './http-server.ts';
 import { createLogger } from './logger.ts';
@@ -31,12 +32,17 @@ type SentryModule = typeof import('./sentry.ts');
 /** A fault outside any request: log and report it with a digest, flush, exit so we restart. */
 function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined): void {
   const digester = createDigester(config.digestKey);
+  const { fixStack } = createSourceMapper();
   const fatal = (kind: string) => async (error: unknown) => {
+    fixStack(error);
     const digest = digester(error);
     logger.fatal({ digest, kind, error: serializeError(error) }, 'process fault: exiting');
     logger.flush();
     if (sentry) {
-      sentry.reportFault(error, digest);
+      // Whatever was thrown is reported as it is; if Sentry cannot read it, the log line stands.
+      try {
+        sentry.reportFault(error, digest);
+      } catch {}
       await sentry.closeSentry();
     }
     process.exit(1);
