@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const frontend = await createFrontend(config);
   const drain = createDrain(logger, config.shutdownGraceMs);
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
-  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry }));
+  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry }), undefined, logger);
 
   const stop = async (signal: string) => {
     const clean = await drain.drain(server, signal);

@@ -110,3 +110,28 @@ describe('any thrown value gets a status, a digest, one bounded log line and the
     }
   });
 });
+
+describe('messages that carry per-occurrence values', () => {
+  let counter = 1000;
+  /** The page throws a message with this request's id, a counter, a timestamp and a hex id. */
+  function appWithIds(template: (ids: { reqId: string; n: number; time: string; hex: string }) => string) {
+    function Throws({ reqId }: { reqId: string }): never {
+      const n = counter++;
+      throw new Error(template({ reqId, n, time: new Date(Date.now() + n * 1000).toISOString(), hex: (0xabc000 + n).toString(16).padStart(16, 'f0') }));
+    }
+    const frontend = createProdFrontend(CLIENT_DIR, {
+      ...renderer,
+      renderPage: (config, options) => renderToPipeableStream(<Throws reqId={config.requestId} />, options),
+    });
+    return createTestApp({}, { frontend }).app;
+  }
+
+  it('share a digest: numbers, UUIDs, long hex ids and timestamps do not split one failure', async () => {
+    const app = appWithIds(({ reqId, n, time, hex }) => `User ${n} not found (request ${reqId}, at ${time}, session ${hex})`);
+    const digests = new Set<string | undefined>();
+    for (let i = 0; i < 5; i++) digests.add(pageDigest((await request(app).get('/').expect(500)).text));
+    expect(digests.size).toBe(1);
+    const other = appWithIds(({ n }) => `Order ${n} not found`);
+    expect(pageDigest((await request(other).get('/').expect(500)).text)).not.toBe([...digests][0]);
+  });
+});
