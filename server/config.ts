@@ -163,7 +163,7 @@ function sentry(env: Env, nodeEnv: NodeEnv): SentryConfig | undefined {
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 /** More proxies than this in front of one app is a mistake, not a topology. */
 const MAX_PROXY_HOPS = 10;
-const TRUST_PROXY_ALLOWED = `false, a hop count from 1 to ${MAX_PROXY_HOPS}, or a comma list of addresses, subnets (10.0.0.0/8) or loopback, linklocal, uniquelocal`;
+export const TRUST_PROXY_ALLOWED = `false, a hop count from 1 to ${MAX_PROXY_HOPS}, or a comma list of addresses, subnets (10.0.0.0/8) or loopback, linklocal, uniquelocal`;
 
 /** One address, subnet (address/prefix or IPv4 address/netmask) or range name. */
 function isProxyAddress(item: string): boolean {
