@@ -127,7 +127,8 @@ describe('no library writes outside the JSON log', () => {
   it('forwarded headers from untrusted clients leave stderr empty and stdout all JSON', async () => {
     const server = await spawnServer({});
     try {
-      for (const headers of [{ 'x-forwarded-for': '198.51.100.7' }, { forwarded: 'for=198.51.100.7' }, { 'x-forwarded-for': 'not an address' }]) {
+      const forwarded: Record<string, string>[] = [{ 'x-forwarded-for': '198.51.100.7' }, { forwarded: 'for=198.51.100.7' }, { 'x-forwarded-for': 'not an address' }];
+      for (const headers of forwarded) {
         const res = await fetch(`${server.url}/api/client-errors`, {
           method: 'POST',
           headers: { ...headers, 'content-type': 'application/json' },
