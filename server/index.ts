@@ -51,6 +51,15 @@ function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModul
   process.on('unhandledRejection', fatal('unhandledRejection'));
 }
 
+/**
+ * Node prints process warnings (deprecations, MaxListenersExceeded…) to stderr as text; its
+ * printer is the one 'warning' listener it installs. Replaced, they are log lines like the rest.
+ */
+function routeProcessWarnings(logger: Logger): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => logger.warn({ error: serializeError(warning) }, `node warning: ${warning.name}`));
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -63,6 +72,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config);
   const sentry = config.sentry ? await import('./sentry.ts') : undefined;
   handleProcessFaults(config, logger, sentry);
+  routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
     logger.warn('DIGEST_KEY is not set: digests will differ between processes and releases');
   }

@@ -143,4 +143,17 @@ describe('no library writes outside the JSON log', () => {
     expect(server.stderr()).toBe('');
     expect(server.logs.other).toEqual([]);
   });
+
+  it('a process warning becomes a warn line, not text on stderr', async () => {
+    const warnOnSignal = `process.on('SIGUSR2', () => process.emitWarning('this API is old', 'DeprecationWarning'));`;
+    const server = await spawnServer({}, ['node', '--import', `data:text/javascript,${encodeURIComponent(warnOnSignal)}`, 'dist/server/index.js']);
+    try {
+      server.child.kill('SIGUSR2');
+      const line = await server.logs.waitFor((l) => l.msg === 'node warning: DeprecationWarning');
+      expect(line).toMatchObject({ level: 40, error: { type: 'DeprecationWarning', message: 'this API is old' } });
+    } finally {
+      await server.stop();
+    }
+    expect(server.stderr()).toBe('');
+  });
 });
