@@ -1,14 +1,14 @@
 import { Suspense, use } from 'react';
-import { renderToPipeableStream } from 'react-dom/server';
+import { randomUUID } from 'node:crypto';
+import type { ComponentType } from 'react';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import * as renderer from '../client/entry-server.tsx';
-import { createProdFrontend } from '../server/frontend.ts';
+import { createRenderer } from '../client/entry-server.tsx';
 import { serverErrorMessage } from '../shared/messages.ts';
 import { pageDigest, streamedDigest } from './support/digests.ts';
 import { getChunks } from './support/http.ts';
 import { LEVEL } from './support/logs.ts';
-import { CLIENT_DIR, createTestApp } from './support/test-app.ts';
+import { createTestApp } from './support/test-app.ts';
 
 // JavaScript can throw anything. Whatever a page throws, the response is the error page with a
 // digest, and the log holds exactly one bounded line with that digest that describes the value.
@@ -54,6 +54,11 @@ const VALUES: [string, () => unknown, { type: string; message: RegExp }][] = [
   ['a very long string', () => 'x'.repeat(100_000), { type: 'string', message: /^x{1024}…$/ }],
 ];
 
+/** The real app with one page, at `/`: this component. */
+function appWithPage(Page: ComponentType) {
+  return createTestApp({}, {}, createRenderer([{ id: 'thrower', path: '/', page: () => Promise.resolve({ default: Page }), meta: { title: 'Thrower' } }]));
+}
+
 /** The real app whose page throws `value` while rendering, before or after the shell. */
 function appThrowing(value: () => unknown, where: 'shell' | 'suspense' = 'shell') {
   function Throws(): never {
@@ -63,9 +68,12 @@ function appThrowing(value: () => unknown, where: 'shell' | 'suspense' = 'shell'
     use(new Promise((resolve) => setTimeout(resolve, 10)).then(() => { throw value(); }));
     return null;
   }
-  const page = () => (where === 'shell' ? <Throws /> : <html><body><Suspense fallback={<p>loading</p>}><ThrowsLater /></Suspense></body></html>);
-  const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderPage: (_config, options) => renderToPipeableStream(page(), options) });
-  return createTestApp({}, { frontend });
+  const Later = () => (
+    <Suspense fallback={<p>loading</p>}>
+      <ThrowsLater />
+    </Suspense>
+  );
+  return appWithPage(where === 'shell' ? Throws : Later);
 }
 
 describe('any thrown value gets a status, a digest, one bounded log line and the error page', () => {
@@ -113,17 +121,13 @@ describe('any thrown value gets a status, a digest, one bounded log line and the
 
 describe('messages that carry per-occurrence values', () => {
   let counter = 1000;
-  /** The page throws a message with this request's id, a counter, a timestamp and a hex id. */
+  /** The page throws a message with a fresh UUID, a counter, a timestamp and a hex id. */
   function appWithIds(template: (ids: { reqId: string; n: number; time: string; hex: string }) => string) {
-    function Throws({ reqId }: { reqId: string }): never {
+    function Throws(): never {
       const n = counter++;
-      throw new Error(template({ reqId, n, time: new Date(Date.now() + n * 1000).toISOString(), hex: (0xabc000 + n).toString(16).padStart(16, 'f0') }));
+      throw new Error(template({ reqId: randomUUID(), n, time: new Date(Date.now() + n * 1000).toISOString(), hex: (0xabc000 + n).toString(16).padStart(16, 'f0') }));
     }
-    const frontend = createProdFrontend(CLIENT_DIR, {
-      ...renderer,
-      renderPage: (config, options) => renderToPipeableStream(<Throws reqId={config.requestId} />, options),
-    });
-    return createTestApp({}, { frontend }).app;
+    return appWithPage(Throws).app;
   }
 
   it('share a digest: numbers, UUIDs, long hex ids and timestamps do not split one failure', async () => {
