@@ -139,3 +139,20 @@ describe('messages that carry per-occurrence values', () => {
     expect(pageDigest((await request(other).get('/').expect(500)).text)).not.toBe([...digests][0]);
   });
 });
+
+describe('values thrown by a loader', () => {
+  it.each([
+    ['undefined', () => undefined, 'undefined'],
+    ['null', () => null, 'null'],
+    ['a null-prototype object', () => nullPrototype({ code: 'ELOADER' }), 'object (null prototype)'],
+  ])('%s is a 500 with a digest, not a "no error" that falls through to a 404', async (_name, value, type) => {
+    const page = () => Promise.resolve({ default: () => <p>never shown</p> });
+    const loader = () => {
+      throw value();
+    };
+    const { app, logs } = createTestApp({}, {}, createRenderer([{ id: 'loads', path: '/', page, server: () => Promise.resolve({ loader }), meta: { title: 'Loads' } }]));
+    const res = await request(app).get('/').expect(500);
+    const digest = pageDigest(res.text);
+    expect(logs.failures(res.headers['x-request-id'] as string)).toEqual([expect.objectContaining({ digest, error: expect.objectContaining({ type }) })]);
+  });
+});
