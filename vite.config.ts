@@ -81,6 +81,9 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         outDir: 'dist/server',
         emptyOutDir: true,
         target: 'node20',
+        // Shipped beside the server files (never served): failures are logged with source
+        // files and lines (server/errors/source-maps.ts).
+        sourcemap: true,
         rolldownOptions: {
           // `renderer` is the app's React renderer under a stable name, for the bench's floor.
           input: { index: 'server/index.ts', instrument: 'server/instrument.ts', digest: 'scripts/digest/cli.ts', renderer: 'client/entry-server.tsx' },

@@ -1,6 +1,7 @@
 import type { ErrorInfo } from 'react';
 import { createRoot } from 'react-dom/client';
 import { clientDigest } from '../shared/client-digest.ts';
+import { serverDigestOf } from '../shared/digest-proof.ts';
 import { ErrorPage } from '../shared/ErrorPage.tsx';
 import { CLIENT_ERRORS_PATH, RUNTIME_GLOBAL } from '../shared/runtime.ts';
 import { isRouteFailure } from './router/route-failure.ts';
@@ -18,8 +19,7 @@ export type RootErrorHook = (error: unknown, info: ErrorInfo) => void;
 
 /** The digest a user sees for this error: the server's for a recovered server error. */
 export function digestOf(error: unknown): string {
-  const serverDigest = (error as { digest?: unknown } | null)?.digest;
-  return typeof serverDigest === 'string' ? serverDigest : clientDigest(error);
+  return serverDigestOf(error)?.digest ?? clientDigest(error);
 }
 
 export const reportToServer: Report = (kind, error, digest) => {
@@ -27,6 +27,8 @@ export const reportToServer: Report = (kind, error, digest) => {
   const body = JSON.stringify({
     kind,
     digest,
+    // The server's proof that it wrote this digest into this page (shared/digest-proof.ts).
+    proof: serverDigestOf(error)?.proof,
     type: err.name || 'Error',
     message: err.message || '(no message)',
     stack: err.stack ? err.stack.slice(0, MAX_STACK_CHARS) : undefined,

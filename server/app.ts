@@ -1,4 +1,5 @@
-import express, { type Express, type RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { createClientErrorsRouter } from './client-errors.ts';
 import type { Config } from './config.ts';
@@ -7,6 +8,7 @@ import { createDigester } from './errors/digest.ts';
 import { createErrorHandler } from './errors/error-handler.ts';
 import { createFailureRecorder, type Reporter } from './errors/failures.ts';
 import { HttpError } from './errors/http-error.ts';
+import { createReportProofs } from './errors/report-proof.ts';
 import type { Frontend } from './frontend.ts';
 import type { TraceMeta } from '../shared/runtime.ts';
 import { createTunnelRouter } from './tunnel.ts';
@@ -15,6 +17,7 @@ import { createHealthRouter } from './health.ts';
 import { createHttpLogger } from './logger.ts';
 import { createPageHandlers, DATA_PATH } from './pages.ts';
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
+import { normalizeTarget, rejectMalformedTarget } from './request-target.ts';
 
 export interface AppDeps {
   logger: Logger;
@@ -37,7 +40,14 @@ const rejectMalformedPath: RequestHandler = (req, _res, next) => {
 
 /** The middleware order below is the table of contents of a request. Nothing listens here. */
 export function createApp(config: Config, deps: AppDeps): Express {
-  const failures = createFailureRecorder({ digester: createDigester(config.digestKey), logger: deps.logger, reporter: deps.telemetry?.report });
+  const proofs = createReportProofs(config.digestKey);
+  const failures = createFailureRecorder({
+    digester: createDigester(config.digestKey),
+    logger: deps.logger,
+    reporter: deps.telemetry?.report,
+    fixStack: deps.frontend.fixStack,
+    proofs,
+  });
   const pages = createPageHandlers({ config, failures, frontend: deps.frontend, traceMeta: deps.telemetry?.traceMeta });
   const app = express();
   app.disable('x-powered-by');
@@ -46,22 +56,35 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(createHttpLogger(deps.logger));
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
   app.use(securityHeaders(config));
+  app.use(rejectMalformedTarget);
   app.use(rejectMalformedPath);
   app.use(deps.frontend.middleware);
-  app.use(createClientErrorsRouter(deps.logger));
-  if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry));
+  app.use(createClientErrorsRouter(deps.logger, proofs));
+  if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger));
   if (config.diagnosticsToken !== undefined) app.use('/_diag', createDiagnosticsRouter(config));
   app.use(DATA_PATH, pages.data);
   app.use(pages.page);
   app.use(() => {
     throw new HttpError(404, NOT_FOUND_MESSAGE);
   });
-  app.use(
-    createErrorHandler({
-      config,
-      failures,
-      loadRenderer: () => deps.frontend.loadRenderer(),
-    }),
-  );
+  const errorHandler = createErrorHandler({ config, failures, loadRenderer: () => deps.frontend.loadRenderer() });
+  app.use(errorHandler);
+  return keepInPipeline(app, errorHandler);
+}
+
+type Handle = (req: IncomingMessage, res: ServerResponse, done?: (error?: unknown) => void) => void;
+
+/**
+ * Every request goes through the pipeline above: its target is made routable first
+ * (request-target.ts), and Express's default handler (finalhandler) is replaced by ours, so
+ * even a request that somehow left the middleware unanswered gets our 404 or error page.
+ */
+function keepInPipeline(app: Express, errorHandler: ErrorRequestHandler): Express {
+  const target = app as unknown as { handle: Handle };
+  const handle = target.handle.bind(app);
+  target.handle = (req, res, done) => {
+    normalizeTarget(req);
+    handle(req, res, done ?? ((error?: unknown) => errorHandler(error ?? new HttpError(404, NOT_FOUND_MESSAGE), req as Request, res as Response, () => {})));
+  };
   return app;
 }

@@ -1,12 +1,18 @@
 import express, { Router, type Request } from 'express';
 import type { Logger } from 'pino';
 import { HttpError } from './errors/http-error.ts';
+import type { ReportProofs } from './errors/report-proof.ts';
+import { PROOF, SERVER_DIGEST } from '../shared/digest-proof.ts';
 import { capStack, MAX_LINE_LENGTH } from './errors/serialize-error.ts';
 import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
 import { perClientLimit } from './rate-limit.ts';
 
 // Without Sentry, browsers report their failures here, so the server log alone covers both
-// sides: one structured line per client failure, with the digest the user sees.
+// sides: one structured line per client failure, with the digest the user sees. Reports are
+// written by whoever can reach this endpoint, so they log at warn at most, and a report that
+// names a server digest counts as that failure only with the proof the server wrote into the
+// page beside it (shared/digest-proof.ts); otherwise its claim is logged as `claimedDigest`,
+// never as `digest`, so no search or tool counts it as a server occurrence.
 
 /** A report is a message and a capped stack: 16 KiB is ample and bounds abuse. */
 const MAX_REPORT_BYTES = 16 * 1024;
@@ -26,6 +32,8 @@ export interface ClientErrorReport {
   path: string;
   /** The request id of the page load, which the server wrote into the page. */
   pageReqId?: string;
+  /** With a server digest: the proof the server wrote beside it (shared/digest-proof.ts). */
+  proof?: string;
 }
 
 function text(value: unknown, name: string, max: number): string {
@@ -55,21 +63,34 @@ export function parseReport(body: unknown): ClientErrorReport {
   };
   if (input.stack !== undefined && input.stack !== '') report.stack = capStack(text(input.stack, 'stack', MAX_REPORT_BYTES));
   if (typeof input.pageReqId === 'string' && REQUEST_ID.test(input.pageReqId)) report.pageReqId = input.pageReqId;
+  if (typeof input.proof === 'string' && PROOF.test(input.proof)) report.proof = input.proof;
   return report;
 }
 
-export function createClientErrorsRouter(logger: Logger): Router {
+/**
+ * How a report's digest is logged: a client digest (`c-…`) as itself; a server digest as
+ * `digest` only when its proof checks out for the page it names, else as `claimedDigest`.
+ */
+function digestFields(report: ClientErrorReport, proofs: ReportProofs): Record<string, unknown> {
+  const { digest, proof, pageReqId } = report;
+  if (!SERVER_DIGEST.test(digest)) return { digest };
+  const verified = proof !== undefined && pageReqId !== undefined && proofs.verify(digest, pageReqId, proof);
+  return verified ? { digest, verified } : { claimedDigest: digest, verified };
+}
+
+export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs): Router {
   const router = Router();
   router.post(
     CLIENT_ERRORS_PATH,
-    perClientLimit({ windowMs: 60_000, limit: REPORTS_PER_MINUTE }),
+    perClientLimit({ windowMs: 60_000, limit: REPORTS_PER_MINUTE }, logger),
     express.json({ limit: MAX_REPORT_BYTES, type: ['application/json', 'text/plain'] }),
     (req: Request, res) => {
       res.locals.route = CLIENT_ERRORS_PATH;
       const report = parseReport(req.body);
-      const { stack, type, message, ...where } = report;
-      const level = report.kind === 'recoverable' ? 'warn' : 'error';
-      logger[level]({ side: 'client', reqId: req.id, ...where, error: { type, message, stack } }, 'client error');
+      const { stack, type, message, digest: _digest, proof: _proof, ...where } = report;
+      const fields = digestFields(report, proofs);
+      const msg = fields.verified === false ? 'client error naming a server digest without a valid proof' : 'client error';
+      logger.warn({ side: 'client', reqId: req.id, ...fields, ...where, error: { type, message, stack } }, msg);
       res.status(204).end();
     },
   );

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 // Environment → typed, frozen configuration. Read once at boot; a bad value stops the
 // process before it listens, with one line naming the variable, the value and what is allowed.
 
@@ -18,8 +20,8 @@ const MIN_SECRET_LENGTH = 16;
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type NodeEnv = (typeof NODE_ENVS)[number];
-/** Express's `trust proxy` setting: false, true, a hop count or a list of addresses/subnets. */
-export type TrustProxy = boolean | number | string;
+/** Express's `trust proxy` setting: false, a hop count or a list of addresses/subnets. */
+export type TrustProxy = false | number | string;
 
 export interface Config {
   readonly port: number;
@@ -48,6 +50,13 @@ export interface SentryConfig {
   readonly environment: string;
   /** Undefined: trace ids still propagate (sentry-trace/baggage), but no spans are sent. */
   readonly tracesSampleRate: number | undefined;
+  /**
+   * Whether an incoming sentry-trace/baggage sampling decision is followed. Off: this server's
+   * own sampler decides, so a client cannot force its requests to be traced.
+   */
+  readonly trustUpstreamSampling: boolean;
+  /** Share of error events sent (Sentry's `sampleRate`); 1 sends every 5xx. */
+  readonly errorSampleRate: number;
   /** Same-origin path the browser SDK posts envelopes to. */
   readonly tunnelPath: string;
   /** DSNs the tunnel forwards for: the configured one plus SENTRY_TUNNEL_ALLOWED_DSNS. */
@@ -125,6 +134,13 @@ function rate(env: Env, name: string): number | undefined {
   return value;
 }
 
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(name, raw, 'true or false');
+}
+
 function sentry(env: Env, nodeEnv: NodeEnv): SentryConfig | undefined {
   if (!env.SENTRY_DSN) return undefined;
   const primary = dsn('SENTRY_DSN', env.SENTRY_DSN);
@@ -135,20 +151,51 @@ function sentry(env: Env, nodeEnv: NodeEnv): SentryConfig | undefined {
     dsn: primary,
     environment: env.SENTRY_ENVIRONMENT || nodeEnv,
     tracesSampleRate: rate(env, 'SENTRY_TRACES_SAMPLE_RATE'),
+    trustUpstreamSampling: flag(env, 'SENTRY_TRUST_UPSTREAM_SAMPLING'),
+    errorSampleRate: rate(env, 'SENTRY_ERROR_SAMPLE_RATE') ?? 1,
     tunnelPath,
     allowedDsns: [primary, ...extra.map((item) => dsn('SENTRY_TUNNEL_ALLOWED_DSNS', item))],
     tunnelTimeoutMs: integer(env, 'SENTRY_TUNNEL_TIMEOUT_MS', DEFAULT_TUNNEL_TIMEOUT_MS, 100, 60_000),
   };
 }
 
+/** Express's names for address ranges (proxy-addr). */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+/** More proxies than this in front of one app is a mistake, not a topology. */
+const MAX_PROXY_HOPS = 10;
+export const TRUST_PROXY_ALLOWED = `false, a hop count from 1 to ${MAX_PROXY_HOPS}, or a comma list of addresses, subnets (10.0.0.0/8) or loopback, linklocal, uniquelocal`;
+
+/** One address, subnet (address/prefix or IPv4 address/netmask) or range name. */
+function isProxyAddress(item: string): boolean {
+  if (TRUST_PROXY_NAMES.has(item)) return true;
+  const [address = '', range, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
+/**
+ * Express's `trust proxy`. `true` is refused: it believes the left-most X-Forwarded-For entry,
+ * which any client writes, so a client could pick its own address, rate-limit key and host.
+ * Checked here because Express itself throws on a bad address only when the app is created.
+ */
 function trustProxy(env: Env): TrustProxy {
   const raw = env.TRUST_PROXY?.trim();
   if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  // Express accepts names (loopback, linklocal, uniquelocal), addresses and CIDR subnets.
-  if (/^[\w.:/, -]+$/.test(raw)) return raw;
-  throw new ConfigError('TRUST_PROXY', raw, 'false, true, a hop count, or a comma list of addresses/subnets');
+  if (raw === 'true') {
+    throw new ConfigError('TRUST_PROXY', raw, `${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`);
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops === 0) return false;
+    if (hops > MAX_PROXY_HOPS) throw new ConfigError('TRUST_PROXY', raw, TRUST_PROXY_ALLOWED);
+    return hops;
+  }
+  const items = raw.split(',').map((item) => item.trim());
+  if (items.every(isProxyAddress)) return items.join(', ');
+  throw new ConfigError('TRUST_PROXY', raw, TRUST_PROXY_ALLOWED);
 }
 
 export function loadConfig(env: Env): Config {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import express, { type RequestHandler } from 'express';
 import type { PageAssets } from '../shared/runtime.ts';
 import type { Renderer } from './render.ts';
+import { createSourceMapper } from './errors/source-maps.ts';
 
 // The one place where dev and production differ: where client assets come from and how the
 // React renderer is loaded. Dev-only packages (vite) are imported dynamically.
@@ -14,6 +15,8 @@ export interface Frontend {
   /** The built chunks of these source modules and the chunks they import. */
   preloadsFor(sources: readonly string[]): readonly string[];
   loadRenderer(): Promise<Renderer>;
+  /** Built only: maps a failure's stack to the source files through the shipped source maps. */
+  fixStack?(error: unknown): void;
   close(): Promise<void>;
 }
 
@@ -87,6 +90,7 @@ export function createProdFrontend(clientDir: string, renderer: Renderer): Front
     assets: assetsFromManifest(manifest),
     preloadsFor: chunksFromManifest(manifest),
     loadRenderer: () => Promise.resolve(renderer),
+    fixStack: createSourceMapper().fixStack,
     close: () => Promise.resolve(),
   };
 }

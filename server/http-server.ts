@@ -1,4 +1,8 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
 
 /**
  * Limits of the Node HTTP server, set on purpose so a slow or greedy client cannot hold a
@@ -25,7 +29,42 @@ export const SERVER_LIMITS: ServerLimits = {
   checkIntervalMs: 1_000,
 };
 
-export function createHttpServer(listener: RequestListener, limits: ServerLimits = SERVER_LIMITS): Server {
+/** Node's own answers to requests its parser rejects (its default clientError handler's). */
+function parserStatus(code: string | undefined): number {
+  if (code === 'HPE_HEADER_OVERFLOW') return 431;
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  return 400;
+}
+
+/**
+ * A request Node's HTTP parser rejects (a malformed request line, headers too large or too
+ * slow) never reaches the app. It still gets what every response gets: a request id, and one
+ * access line, so no answer leaves the server unlogged.
+ */
+function answerParserError(logger: Logger) {
+  return (error: NodeJS.ErrnoException, socket: Socket) => {
+    // The client is gone (or the socket is already answered): nothing to answer, nothing failed.
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const status = parserStatus(error.code);
+    const id = randomUUID();
+    logger.info({ req: { id, remoteAddress: socket.remoteAddress }, res: { statusCode: status }, code: error.code }, 'request rejected by the HTTP parser');
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  };
+}
+
+/**
+ * CONNECT asks for a tunnel, which an origin server does not provide; Node hands it to a
+ * 'connect' listener or drops the socket without a word. It gets a 405, an id and a line.
+ */
+function refuseConnect(logger: Logger) {
+  return (req: IncomingMessage, socket: Duplex) => {
+    const id = randomUUID();
+    logger.info({ req: { id, method: req.method, remoteAddress: req.socket.remoteAddress }, res: { statusCode: 405 } }, 'CONNECT refused: this is not a proxy');
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  };
+}
+
+export function createHttpServer(listener: RequestListener, limits: ServerLimits = SERVER_LIMITS, logger?: Logger): Server {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -36,5 +75,9 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
     },
     listener,
   );
+  if (logger) {
+    server.on('clientError', answerParserError(logger));
+    server.on('connect', refuseConnect(logger));
+  }
   return server;
 }

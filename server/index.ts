@@ -7,6 +7,7 @@ import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createDigester } from './errors/digest.ts';
 import { serializeError } from './errors/serialize-error.ts';
+import { createSourceMapper } from './errors/source-maps.ts';
 import { createDevFrontend, createProdFrontend, type Frontend } from './frontend.ts';
 import { createHttpServer } from './http-server.ts';
 import { createLogger } from './logger.ts';
@@ -31,18 +32,32 @@ type SentryModule = typeof import('./sentry.ts');
 /** A fault outside any request: log and report it with a digest, flush, exit so we restart. */
 function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined): void {
   const digester = createDigester(config.digestKey);
+  const { fixStack } = createSourceMapper();
   const fatal = (kind: string) => async (error: unknown) => {
+    fixStack(error);
     const digest = digester(error);
     logger.fatal({ digest, kind, error: serializeError(error) }, 'process fault: exiting');
     logger.flush();
     if (sentry) {
-      sentry.reportFault(error, digest);
+      // Whatever was thrown is reported as it is; if Sentry cannot read it, the log line stands.
+      try {
+        sentry.reportFault(error, digest);
+      } catch {}
       await sentry.closeSentry();
     }
     process.exit(1);
   };
   process.on('uncaughtException', fatal('uncaughtException'));
   process.on('unhandledRejection', fatal('unhandledRejection'));
+}
+
+/**
+ * Node prints process warnings (deprecations, MaxListenersExceeded…) to stderr as text; its
+ * printer is the one 'warning' listener it installs. Replaced, they are log lines like the rest.
+ */
+function routeProcessWarnings(logger: Logger): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => logger.warn({ error: serializeError(warning) }, `node warning: ${warning.name}`));
 }
 
 async function main(): Promise<void> {
@@ -57,6 +72,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config);
   const sentry = config.sentry ? await import('./sentry.ts') : undefined;
   handleProcessFaults(config, logger, sentry);
+  routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
     logger.warn('DIGEST_KEY is not set: digests will differ between processes and releases');
   }
@@ -64,7 +80,7 @@ async function main(): Promise<void> {
   const frontend = await createFrontend(config);
   const drain = createDrain(logger, config.shutdownGraceMs);
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
-  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry }));
+  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry }), undefined, logger);
 
   const stop = async (signal: string) => {
     const clean = await drain.drain(server, signal);

@@ -6,7 +6,13 @@ import { pathOf } from './url-path.ts';
 /** Request headers worth having on an event; everything else (cookies, auth, tokens) stays. */
 const REQUEST_HEADERS_SENT = ['user-agent', 'accept', 'accept-language', 'content-type', 'referer', 'x-request-id'];
 
-const OWN_FAULT_HANDLING = new Set(['OnUncaughtException', 'OnUnhandledRejection']);
+/**
+ * Default integrations left out: process faults are ours (server/index.ts); Sentry's handlers
+ * would capture them untagged first. Dedupe drops an event whose exception and stack equal the
+ * previous one's, so back-to-back occurrences of one failure would be counted once; every 5xx
+ * is its own occurrence, with its own request id, and is sent.
+ */
+const LEFT_OUT = new Set(['OnUncaughtException', 'OnUnhandledRejection', 'Dedupe']);
 
 function configOrUndefined(): Config | undefined {
   try {
@@ -23,16 +29,28 @@ if (config?.sentry) {
   // The tunnel relays the browser's own telemetry and health checks are noise: never traced.
   // Decided when the request's root span starts, so none of its child spans are sent either.
   const UNTRACED = new RegExp(`^(${sentry.tunnelPath}|/healthz|/readyz)$`);
+  type SamplingContext = { name: string; normalizedRequest?: { url?: string }; inheritOrSampleWith: (rate: number) => number };
+  /**
+   * An incoming sentry-trace header's sampled flag (and baggage's sample_rand) is whatever the
+   * client wrote: followed, any client could have its requests traced at will. By default the
+   * decision is this server's own coin, returned as a boolean so no incoming value takes part;
+   * SENTRY_TRUST_UPSTREAM_SAMPLING=true follows an upstream that is yours.
+   */
+  function createSampler(settings: NonNullable<Config['sentry']>) {
+    const rate = settings.tracesSampleRate ?? 0;
+    return ({ name, normalizedRequest, inheritOrSampleWith }: SamplingContext): number | boolean => {
+      if (UNTRACED.test(pathOf(normalizedRequest?.url ?? name))) return false;
+      return settings.trustUpstreamSampling ? inheritOrSampleWith(rate) : Math.random() < rate;
+    };
+  }
   Sentry.init({
     dsn: sentry.dsn,
     release: config.release,
     environment: sentry.environment,
     // Undefined keeps Sentry in propagation-only mode: trace ids flow, no spans are sent.
-    tracesSampler:
-      sentry.tracesSampleRate === undefined
-        ? undefined
-        : ({ name, normalizedRequest, inheritOrSampleWith }) =>
-            UNTRACED.test(pathOf(normalizedRequest?.url ?? name)) ? 0 : inheritOrSampleWith(sentry.tracesSampleRate!),
+    tracesSampler: sentry.tracesSampleRate === undefined ? undefined : createSampler(sentry),
+    // Errors: every 5xx unless the operator samples them (SENTRY_ERROR_SAMPLE_RATE).
+    sampleRate: sentry.errorSampleRate,
     // Nothing personal leaves the server: no user, cookies, bodies, query strings or credentials.
     dataCollection: {
       userInfo: false,
@@ -46,7 +64,7 @@ if (config?.sentry) {
     // faults too are ours (server/index.ts): Sentry's handlers would capture them untagged
     // first, and its dedupe would then drop ours.
     integrations: (defaults) => [
-      ...defaults.filter((integration) => !OWN_FAULT_HANDLING.has(integration.name)),
+      ...defaults.filter((integration) => !LEFT_OUT.has(integration.name)),
       Sentry.expressIntegration({ shouldHandleError: false }),
     ],
   });

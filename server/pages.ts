@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import { diagnosticsAllowed } from './diagnostics.ts';
 import { HttpError } from './errors/http-error.ts';
 import type { FailureRecorder } from './errors/failures.ts';
+import { asNextError } from './errors/thrown-value.ts';
 import type { Frontend } from './frontend.ts';
 import { displayHostname, requestOrigin } from './hostname.ts';
 import { ClientAbortError, requestDeadline, streamReact } from './render.ts';
@@ -112,7 +113,8 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
       case 'no-route':
         return next();
       case 'failure':
-        return next(outcome.error);
+        // A thrown undefined or null is still a failure, not Express's "no error".
+        return next(asNextError(outcome.error));
       case 'redirect':
         if (!sameOrigin(outcome.location, requestOrigin(req))) return next(new CrossOriginRedirectError(outcome.location));
         res.set('Cache-Control', 'no-store').redirect(outcome.status, outcome.location);

@@ -4,6 +4,7 @@ import type { PipeableStream } from 'react-dom/server';
 import type { StreamOptions } from '../shared/page-seam.ts';
 import type { Config } from './config.ts';
 import type { FailureRecorder } from './errors/failures.ts';
+import { asNextError, isInstance } from './errors/thrown-value.ts';
 
 export type { Renderer } from '../shared/page-seam.ts';
 
@@ -94,21 +95,21 @@ export function streamReact(deps: StreamDeps, req: Request, res: Response, next:
       onAllReady: waitForAll ? send : undefined,
       onShellError(error) {
         // A retry that fails too is the same failure: the first one is answered, and logged once.
-        if (retry !== undefined) return next(retry.original);
+        if (retry !== undefined) return next(asNextError(retry.original));
         const instead = job.recover?.(error);
-        if (instead === undefined) return next(error);
+        if (instead === undefined) return next(asNextError(error));
         retry = { original: error };
         run(instead);
       },
-      // Returns the digest React writes into the HTML for the browser to report.
+      // Returns what React writes into the HTML ($RX) for the browser: the digest and its proof.
       onError(error) {
-        if (error instanceof ClientAbortError) return undefined;
+        if (isInstance(error, ClientAbortError)) return undefined;
         if (retry !== undefined && !shellDone) return undefined; // the retry's own shell failure: see onShellError
-        return deps.failures.record(error, req, res).digest;
+        return deps.failures.digestForPage(error, req, res);
       },
     });
     const abort = () => {
-      if (deadline.reason instanceof ClientAbortError) return stream.abort(deadline.reason);
+      if (isInstance(deadline.reason, ClientAbortError)) return stream.abort(deadline.reason);
       const timer = setTimeout(() => stream.abort(deadline.reason), RENDER_ABORT_GRACE_MS);
       res.once('close', () => clearTimeout(timer));
     };

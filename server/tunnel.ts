@@ -1,4 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
 import type { SentryConfig } from './config.ts';
 import { HttpError } from './errors/http-error.ts';
 import { perClientLimit } from './rate-limit.ts';
@@ -65,7 +66,7 @@ async function forward(url: string, body: Buffer, res: Response, timeoutMs: numb
   res.status(upstream.status).send(Buffer.from(await upstream.arrayBuffer()));
 }
 
-export function createTunnelRouter(sentry: SentryConfig): Router {
+export function createTunnelRouter(sentry: SentryConfig, logger: Logger): Router {
   const allowed = new Map(sentry.allowedDsns.map((dsn) => [dsn, envelopeUrl(dsn)]));
   const router = Router();
   router.post(
@@ -75,7 +76,7 @@ export function createTunnelRouter(sentry: SentryConfig): Router {
       res.locals.route = sentry.tunnelPath;
       next();
     },
-    perClientLimit({ windowMs: 60_000, limit: ENVELOPES_PER_MINUTE }),
+    perClientLimit({ windowMs: 60_000, limit: ENVELOPES_PER_MINUTE }, logger),
     express.raw({ type: () => true, limit: MAX_ENVELOPE_BYTES }),
     async (req: Request, res) => {
       const body = req.body as unknown;

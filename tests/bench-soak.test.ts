@@ -41,6 +41,8 @@ describe('bench and soak scripts', () => {
     expect(digestsIn('<p>Reference <code data-digest="">abc123</code></p>', 'text/html')).toEqual(['abc123']);
     expect(digestsIn('<script>$RX("B:0","def456")</script>', 'text/html')).toEqual(['def456']);
     expect(digestsIn('<!--$!--><template data-dgst="ghi789"></template>', 'text/html')).toEqual(['ghi789']);
+    // A boundary carries the digest and its proof: the digest is what the log holds.
+    expect(digestsIn('<script>$RX("B:0","S14njVL8koFx6mQ_.AAAAAAAAAAAAAAAA")</script>', 'text/html')).toEqual(['S14njVL8koFx6mQ_']);
     expect(digestsIn('{"error":{"status":500,"digest":"jkl012"}}', 'application/json; charset=utf-8')).toEqual(['jkl012']);
   });
 

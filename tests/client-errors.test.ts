@@ -1,7 +1,10 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { LEVEL } from './support/logs.ts';
-import { createTestApp } from './support/test-app.ts';
+import { parseServerDigest } from '../shared/digest-proof.ts';
+import { streamedValue } from './support/digests.ts';
+import { getChunks } from './support/http.ts';
+import { createTestApp, DIAG, type TestApp } from './support/test-app.ts';
 
 const PATH = '/api/client-errors';
 const REPORT = {
@@ -15,12 +18,12 @@ const REPORT = {
 };
 
 describe('client error reports (no Sentry)', () => {
-  it('writes one structured error line with the client digest and the page request id', async () => {
+  it('writes one structured line at warn with the client digest and the page request id', async () => {
     const { app, logs } = createTestApp();
     const res = await request(app).post(PATH).send(REPORT).expect(204);
     const line = logs.lines.find((l) => l.msg === 'client error');
     expect(line).toMatchObject({
-      level: LEVEL.error,
+      level: LEVEL.warn,
       side: 'client',
       digest: REPORT.digest,
       kind: 'caught',
@@ -31,13 +34,54 @@ describe('client error reports (no Sentry)', () => {
     });
     expect(JSON.stringify(logs.lines)).not.toContain('someone@example.com');
   });
+});
 
-  it('logs a recovered server digest at warn', async () => {
-    const { app, logs } = createTestApp();
-    await request(app).post(PATH).send({ ...REPORT, kind: 'recoverable', digest: 'Z_SFgsXNXpTodHa_' }).expect(204);
-    expect(logs.lines.find((l) => l.msg === 'client error')).toMatchObject({ level: LEVEL.warn, digest: 'Z_SFgsXNXpTodHa_' });
+describe('browser reports that name a server digest', () => {
+  const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
+
+  /** A real page whose Suspense boundary failed on the server: what React wrote, and the page's id. */
+  async function failedBoundary(host: TestApp) {
+    const page = await getChunks(`${host.url}/_diag/stream-error`, { 'user-agent': BROWSER_UA, ...DIAG });
+    const server = parseServerDigest(streamedValue(page.body));
+    expect(server?.proof).toMatch(/^[\w-]{16}$/);
+    return { ...server!, pageReqId: String(page.headers['x-request-id']) };
+  }
+
+  it('a genuine recovered-boundary report is logged under that digest, verified, at warn', async () => {
+    const host = createTestApp();
+    await host.listen();
+    try {
+      const { digest, proof, pageReqId } = await failedBoundary(host);
+      await request(host.app).post(PATH).send({ ...REPORT, kind: 'recoverable', digest, proof, pageReqId }).expect(204);
+      const line = host.logs.lines.find((l) => l.side === 'client');
+      expect(line).toMatchObject({ level: LEVEL.warn, digest, verified: true, pageReqId, msg: 'client error' });
+      expect(line).not.toHaveProperty('claimedDigest');
+    } finally {
+      await host.close();
+    }
   });
 
+  it.each([
+    ['no proof', () => ({ proof: undefined, pageReqId: 'page-load-42' })],
+    ['a made-up proof', () => ({ proof: 'AAAAAAAAAAAAAAAA', pageReqId: 'page-load-42' })],
+    ['a genuine proof from another page', (real: { proof?: string }) => ({ proof: real.proof, pageReqId: 'another-page-load' })],
+    ['a genuine proof and no page id', (real: { proof?: string }) => ({ proof: real.proof, pageReqId: undefined })],
+  ])('a report with %s is logged as unverified, never under the digest', async (_name, forge) => {
+    const host = createTestApp();
+    await host.listen();
+    try {
+      const real = await failedBoundary(host);
+      await request(host.app).post(PATH).send({ ...REPORT, kind: 'recoverable', digest: real.digest, ...forge(real) }).expect(204);
+      const line = host.logs.lines.find((l) => l.side === 'client');
+      expect(line).toMatchObject({ level: LEVEL.warn, claimedDigest: real.digest, verified: false });
+      expect(line).not.toHaveProperty('digest');
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('client error report validation', () => {
   it.each([
     ['not an object', '[1,2]', /expected a JSON object/],
     ['a malformed digest', JSON.stringify({ ...REPORT, digest: '<script>' }), /malformed "digest"/],

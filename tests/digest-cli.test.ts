@@ -6,6 +6,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DIGEST_BIN, digestOf, jsonLines, runDigest, tempDir, writeLog } from './support/digest-cli.ts';
 import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
 import { createTestApp, DIAG } from './support/test-app.ts';
+import { parseServerDigest } from '../shared/digest-proof.ts';
+import { streamedValue } from './support/digests.ts';
+import { getChunks } from './support/http.ts';
+
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 
 // The digest CLI over logs the real server wrote: an operator holding a digest from a user's
 // screenshot reaches the failure in one command.
@@ -226,5 +231,78 @@ describe('the command line', () => {
     const run = runDigest([page.digest, log], { entry: bin, cwd: dir });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(`Digest ${page.digest} — 3 occurrences`);
+  });
+});
+
+describe('browser reports are shown apart from server occurrences', () => {
+  it('a forged report is not counted and not listed as a request; a genuine recovered-boundary report is shown as verified', async () => {
+    const host = createTestApp();
+    await host.listen();
+    let digest: string;
+    let serverReqId: string;
+    try {
+      const page = await getChunks(`${host.url}/_diag/stream-error`, { 'user-agent': BROWSER_UA, ...DIAG });
+      const server = parseServerDigest(streamedValue(page.body))!;
+      digest = server.digest;
+      serverReqId = String(page.headers['x-request-id']);
+      const report = { kind: 'recoverable', digest, type: 'Error', message: 'boundary recovered', path: '/_diag/stream-error' };
+      await request(host.app).post(CLIENT_ERRORS_PATH).send({ ...report, proof: server.proof, pageReqId: serverReqId }).expect(204);
+      await request(host.app).post(CLIENT_ERRORS_PATH).send({ ...report, path: '/forged', pageReqId: 'forger-page-id' }).expect(204);
+    } finally {
+      await host.close();
+    }
+    const file = writeLog(tempDir(), 'reports.log', jsonLines(host.logs.lines));
+    const run = runDigest([digest, file]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`Digest ${digest} — 1 occurrence (server-side ×1)`);
+    expect(run.stdout).toMatch(new RegExp(`requests +${serverReqId} `));
+    expect(run.stdout).toMatch(/browser +2 reports \(1 verified, 1 unverified\), not counted as occurrences/);
+    expect(run.stdout).toMatch(new RegExp(`${serverReqId} .* recoverable +/_diag/stream-error +verified`));
+    expect(run.stdout).toMatch(/forger-page-id .* recoverable +\/forged +UNVERIFIED/);
+    expect(run.stdout).not.toMatch(/requests +forger-page-id/);
+    // The example error is the server's, never a browser's claim.
+    expect(run.stdout).toContain('Diagnostic stream error: Suspense content threw after the shell');
+    const top = runDigest(['top', '--json', file]);
+    expect((JSON.parse(top.stdout) as { digests: { digest: string; count: number }[] }).digests).toEqual([expect.objectContaining({ digest, count: 1 })]);
+  });
+});
+
+describe('everything printed from a log is neutralised', () => {
+  /** ESC sequences (clear screen, OSC retitle, cursor up), CR, raw newlines, C1 CSI, DEL, bidi override. */
+  const HOSTILE = 'boom\u001b[2J\u001b]0;pwned\u0007\u001b[1A\r\nFAKE  1  ROW\u009b31m\u007f\u202etxt';
+  const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/;
+
+  async function hostileLog(): Promise<string> {
+    const { app, logs } = createTestApp();
+    const report = { kind: 'uncaught', digest: 'c-evil0000', type: `Type${HOSTILE}`, message: HOSTILE, stack: `${HOSTILE}\n    at x (${HOSTILE})`, path: `/p${HOSTILE}`, pageReqId: 'page-1' };
+    await request(app).post(CLIENT_ERRORS_PATH).send(report).expect(204);
+    await request(app).post(CLIENT_ERRORS_PATH).send({ ...report, digest: 'c-evil0001', path: `/q${HOSTILE}` }).expect(204);
+    return writeLog(tempDir(), 'hostile.log', jsonLines(logs.lines));
+  }
+
+  it('lookup shows controls escaped, and each value on its own line', async () => {
+    const run = runDigest(['c-evil0000', await hostileLog()]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toMatch(RAW_CONTROL);
+    expect(run.stdout).toContain('boom\\x1b[2J\\x1b]0;pwned\\x07\\x1b[1A\\r\\nFAKE  1  ROW\\x9b31m\\x7f\\u{202e}txt');
+    // The header (type and message) and the path keep their newline escaped; a stack is lines,
+    // so its newline starts another indented frame line, never a line of the summary.
+    expect(run.stdout.split('\n').filter((line) => line.includes('FAKE'))).toHaveLength(3);
+    expect(run.stdout.split('\n').some((line) => line.startsWith('FAKE'))).toBe(false);
+  });
+
+  it('top keeps one record per table line, and --json leaves no raw control either', async () => {
+    const log = await hostileLog();
+    const run = runDigest(['top', log]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toMatch(RAW_CONTROL);
+    const rows = run.stdout.trimEnd().split('\n');
+    expect(rows).toHaveLength(2 + 2); // title, header, two digests
+    expect(rows.slice(2).every((row) => /^\s+1  c-evil000[01]/.test(row))).toBe(true);
+    for (const args of [['top', '--json', log], ['c-evil', '--json', log]]) {
+      const json = runDigest(args);
+      expect(json.stdout).not.toMatch(RAW_CONTROL);
+      expect(JSON.stringify(JSON.parse(json.stdout))).toContain('\\u001b[2J');
+    }
   });
 });

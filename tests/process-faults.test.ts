@@ -21,4 +21,19 @@ describe('process faults', () => {
     expect(fatal).toMatchObject({ kind, digest: expect.stringMatching(/^[\w-]{16}$/), error: { type: 'Error' } });
     expect(server.logs.lines.at(-1)).toBe(fatal);
   });
+
+  it.each([
+    ['a null-prototype object', "throw Object.assign(Object.create(null), { code: 'EDB' })", { type: 'object (null prototype)', message: '{ code: "EDB" }' }],
+    ['a Symbol', "throw Symbol('fault')", { type: 'Symbol', message: 'Symbol(fault)' }],
+    ['undefined, as a rejection', 'Promise.reject(undefined)', { type: 'undefined', message: 'undefined' }],
+    ['a Proxy whose every trap throws', "const trap = () => { throw new Error('trap'); }; throw new Proxy({}, { get: trap, ownKeys: trap, getPrototypeOf: trap, has: trap })", { type: 'object', message: '[unreadable object]' }],
+  ])('a fault with %s keeps the original value: one fatal line describing it, no secondary error', async (_name, fault, error) => {
+    const server = await spawnServer({}, faultOnSignal(fault));
+    server.child.kill('SIGUSR2');
+    expect(await server.exited).toBe(1);
+    const fatal = server.logs.lines.filter((line) => line.level === LEVEL.fatal);
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toMatchObject({ digest: expect.stringMatching(/^[\w-]{16}$/), error });
+    expect(server.stderr()).toBe('');
+  });
 });

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createHttpServer, SERVER_LIMITS } from '../server/http-server.ts';
 import { serverErrorMessage } from '../shared/messages.ts';
+import { spawnServer } from './support/spawn-server.ts';
 import { createTestApp, DIAG } from './support/test-app.ts';
 
 const BOT = { 'user-agent': 'Googlebot/2.1' };
@@ -94,5 +95,65 @@ describe('server limits', () => {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { 'x-big': 'a'.repeat(SERVER_LIMITS.maxHeaderBytes + 1) } });
       expect(res.status).toBe(431);
     });
+  });
+});
+
+describe('rate-limit keys follow the proxy trust', () => {
+  const PATH = '/api/client-errors';
+  const REPORT = { kind: 'caught', digest: 'c-1a2b3c4d5e6f', type: 'TypeError', message: 'x', path: '/' };
+
+  async function accepted(env: Record<string, string>, forwardedFor: (i: number) => string): Promise<number> {
+    const { app } = createTestApp(env);
+    let count = 0;
+    for (let i = 0; i < 30; i++) {
+      const res = await request(app).post(PATH).set('x-forwarded-for', forwardedFor(i)).send(REPORT);
+      if (res.status === 204) count++;
+    }
+    return count;
+  }
+
+  it('a client cannot pick its key with X-Forwarded-For when no proxy is trusted', async () => {
+    expect(await accepted({}, (i) => `198.51.100.${i}`)).toBe(10);
+  });
+
+  it('behind one trusted hop the key is the address that proxy appended, not what the client wrote', async () => {
+    // The proxy appends the address it saw; whatever the client sent stays to its left.
+    expect(await accepted({ TRUST_PROXY: '1' }, (i) => `198.51.100.${i}, 203.0.113.9`)).toBe(10);
+    expect(await accepted({ TRUST_PROXY: 'loopback' }, (i) => `198.51.100.${i}, 203.0.113.9`)).toBe(10);
+  });
+});
+
+describe('no library writes outside the JSON log', () => {
+  it('forwarded headers from untrusted clients leave stderr empty and stdout all JSON', async () => {
+    const server = await spawnServer({});
+    try {
+      const forwarded: Record<string, string>[] = [{ 'x-forwarded-for': '198.51.100.7' }, { forwarded: 'for=198.51.100.7' }, { 'x-forwarded-for': 'not an address' }];
+      for (const headers of forwarded) {
+        const res = await fetch(`${server.url}/api/client-errors`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ kind: 'caught', digest: 'c-1a2b3c4d5e6f', type: 'TypeError', message: 'x', path: '/' }),
+        });
+        expect(res.status).toBe(204);
+      }
+      await server.logs.waitFor((line) => line.msg === 'client error' && server.logs.lines.filter((l) => l.msg === 'client error').length === 3);
+    } finally {
+      await server.stop();
+    }
+    expect(server.stderr()).toBe('');
+    expect(server.logs.other).toEqual([]);
+  });
+
+  it('a process warning becomes a warn line, not text on stderr', async () => {
+    const warnOnSignal = `process.on('SIGUSR2', () => process.emitWarning('this API is old', 'DeprecationWarning'));`;
+    const server = await spawnServer({}, ['node', '--import', `data:text/javascript,${encodeURIComponent(warnOnSignal)}`, 'dist/server/index.js']);
+    try {
+      server.child.kill('SIGUSR2');
+      const line = await server.logs.waitFor((l) => l.msg === 'node warning: DeprecationWarning');
+      expect(line).toMatchObject({ level: 40, error: { type: 'DeprecationWarning', message: 'this API is old' } });
+    } finally {
+      await server.stop();
+    }
+    expect(server.stderr()).toBe('');
   });
 });

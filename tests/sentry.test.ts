@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pageDigest, streamedDigest } from './support/digests.ts';
@@ -51,6 +52,25 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     expect(logged.map((line) => line.digest)).toEqual([digest]);
   });
 
+  it('10 identical failures in a row send 10 events, one per request, all under one fingerprint', async () => {
+    const responses = [];
+    for (let i = 0; i < 10; i++) responses.push(await getChunks(`${server.url}/_diag/async-error`, DIAG));
+    const digests = new Set(responses.map((res) => pageDigest(res.body)));
+    expect(digests.size).toBe(1);
+    const [digest] = digests;
+    const ids = new Set(responses.map((res) => res.headers['x-request-id']));
+    const ours = () => sentry.events().filter((e) => ids.has(tags(e).request_id));
+    await sentry.waitFor(() => (ours().length >= 10 ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const events = ours();
+    expect(events.every((e) => tags(e).digest === digest)).toBe(true);
+    expect(events).toHaveLength(10);
+    expect(new Set(events.map((e) => tags(e).request_id))).toEqual(ids);
+    expect(new Set(events.map((e) => JSON.stringify(e.fingerprint)))).toEqual(new Set([JSON.stringify([digest])]));
+    // Nothing was dropped as a duplicate on the way.
+    expect(sentry.envelopes.map((e) => e.raw.toString('utf8')).join('\n')).not.toContain('event_processor');
+  });
+
   it('sends nothing for a 404 or a bad request', async () => {
     const before = sentry.events().length;
     await getChunks(`${server.url}/no-such-page`);
@@ -74,6 +94,46 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     expect(res.body).toMatch(/<meta name="baggage" content="[^"]*sentry-trace_id=/);
     expect(res.headers['cache-control']).toBe('no-store');
     await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
+  });
+});
+
+describe('incoming trace decisions', () => {
+  const sentry = new FakeSentry();
+  const servers: SpawnedServer[] = [];
+  beforeAll(() => sentry.start());
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop('SIGKILL')));
+    await sentry.stop();
+  });
+
+  /** Requests that claim an upstream sampled them (`-1`), then a failure, whose event is awaited. */
+  async function forcedTraces(env: Record<string, string>): Promise<{ forced: string[]; sent: string[] }> {
+    const server = await spawnServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, ...env }, WITH_SENTRY);
+    servers.push(server);
+    const forced: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const traceId = randomBytes(16).toString('hex');
+      forced.push(traceId);
+      const headers = { 'sentry-trace': `${traceId}-${randomBytes(8).toString('hex')}-1`, baggage: `sentry-trace_id=${traceId},sentry-sampled=true,sentry-sample_rand=0.000001` };
+      await getChunks(`${server.url}/_diag/slow?ms=0`, { 'user-agent': BROWSER_UA, ...DIAG, ...headers });
+    }
+    // A later failure's event: once it has arrived, spans of the earlier requests would have too.
+    const marker = await getChunks(`${server.url}/_diag/api-error`, DIAG);
+    const digest = (JSON.parse(marker.body) as { error: { digest: string } }).error.digest;
+    await sentry.waitFor(() => (sentry.events().some((e) => tags(e).digest === digest) ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { forced, sent: sentry.traceIds().filter((id) => forced.includes(id)) };
+  }
+
+  it('a client that sends sentry-trace with sampled=1 gets no spans sent when the server samples at 0', async () => {
+    const { sent } = await forcedTraces({});
+    expect(sent).toEqual([]);
+  });
+
+  it('SENTRY_TRUST_UPSTREAM_SAMPLING=true follows the upstream decision (for an upstream that is yours)', async () => {
+    const { forced, sent } = await forcedTraces({ SENTRY_TRUST_UPSTREAM_SAMPLING: 'true' });
+    expect(sent.length).toBeGreaterThan(0);
+    expect(forced).toEqual(expect.arrayContaining(sent));
   });
 });
 

@@ -8,6 +8,7 @@ import { ambiguityWarning, lookupJson, lookupText } from './format-lookup.ts';
 import { topJson, topText } from './format-top.ts';
 import { lookup } from './lookup.ts';
 import { STDIN } from './read-lines.ts';
+import { safeJson } from './safe-text.ts';
 import { InputError } from './scan.ts';
 import { top } from './top.ts';
 
@@ -38,7 +39,7 @@ async function runLookup(command: Extract<Command, { name: 'lookup' }>, sources:
   reportSkipped(result.skipped);
   const warning = ambiguityWarning(result);
   if (warning !== undefined) warn(warning);
-  if (command.json) print(JSON.stringify(lookupJson(result), null, 2));
+  if (command.json) print(safeJson(JSON.stringify(lookupJson(result), null, 2)));
   if (result.matches.length === 0) {
     warn(`no failure with a digest starting '${command.query}' in ${describe(sources)}`);
     return EXIT.noMatch;
@@ -50,7 +51,7 @@ async function runLookup(command: Extract<Command, { name: 'lookup' }>, sources:
 async function runTop(command: Extract<Command, { name: 'top' }>, sources: string[]): Promise<number> {
   const result = await top({ sinceMs: command.sinceMs, limit: command.limit, now: Date.now() }, sources);
   reportSkipped(result.skipped);
-  if (command.json) print(JSON.stringify(topJson(result), null, 2));
+  if (command.json) print(safeJson(JSON.stringify(topJson(result), null, 2)));
   if (result.rows.length === 0) {
     warn(`no failure with a digest in ${describe(sources)}${command.sinceMs === undefined ? '' : ' within --since'}`);
     return EXIT.noMatch;

@@ -1,7 +1,9 @@
 import type { LoggedError } from './parse.ts';
+import { safe } from './safe-text.ts';
 
 // One logged error, read as a person reads a stack trace: a header per error in the cause
-// chain, then its frames.
+// chain, then its frames. Each printed line is one line of the log's text, neutralised: a
+// message's own newlines are shown as \n, so it cannot forge frames or "Caused by" lines.
 
 const V8_FRAME = /^\s+at /;
 const FRAME_INDENT = '    ';
@@ -10,11 +12,10 @@ export function formatError(error: LoggedError): string[] {
   const lines: string[] = [];
   for (let current: LoggedError | undefined = error; current; current = current.cause) {
     const header = `${current.type}${current.code === undefined ? '' : ` [${current.code}]`}: ${current.message}`;
-    lines.push(`${current === error ? '' : 'Caused by: '}${header}`);
-    for (const frame of framesOf(current)) lines.push(FRAME_INDENT + frame);
+    lines.push(`${current === error ? '' : 'Caused by: '}${safe(header)}`);
+    for (const frame of framesOf(current)) lines.push(FRAME_INDENT + safe(frame));
   }
-  // A message can span lines; each becomes a line of its own.
-  return lines.join('\n').split('\n');
+  return lines;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { SIDE_LABEL, counts, iso, isoOrNull, plural } from './format.ts';
 import { formatError } from './format-error.ts';
 import type { LookupResult } from './lookup.ts';
+import { safe } from './safe-text.ts';
 import type { Side } from './parse.ts';
 import type { DigestSummary } from './summary.ts';
 
@@ -22,13 +23,14 @@ export function lookupText(result: LookupResult): string {
 export function ambiguityWarning(result: LookupResult): string | undefined {
   const { query, matches } = result;
   if (matches.length < 2) return undefined;
-  const listed = matches.map((match) => `${match.digest} (${match.count})`).join(', ');
+  const listed = matches.map((match) => `${safe(match.digest)} (${match.count})`).join(', ');
   const shown = matches.length > MAX_SHOWN_MATCHES ? `the ${MAX_SHOWN_MATCHES} most frequent` : 'each';
   return `'${query}' matches ${matches.length} digests: ${listed}; showing ${shown}, most frequent first. Type more of the digest to pick one.`;
 }
 
 function summaryText(summary: DigestSummary): string {
-  const lines = [`Digest ${summary.digest} — ${plural(summary.count, 'occurrence')} (${counts(summary.sides.entries(), Infinity, sideLabel)})`];
+  const sides = summary.count === 0 ? '' : ` (${counts(summary.sides.entries(), Infinity, sideLabel)})`;
+  const lines = [`Digest ${safe(summary.digest)} — ${plural(summary.count, 'occurrence')}${sides}`];
   const field = (label: string, value: string) => value !== '' && lines.push(`  ${label.padEnd(LABEL_WIDTH)}${value}`);
   field('first seen', iso(summary.firstSeen));
   field('last seen', iso(summary.lastSeen));
@@ -37,14 +39,33 @@ function summaryText(summary: DigestSummary): string {
   field('routes', counts(summary.routes.entries()));
   field('paths', counts(summary.paths.entries()));
   field('kinds', counts(summary.kinds.entries()));
-  lines.push(...requestLines(summary), ...exampleLines(summary));
+  lines.push(...requestLines(summary), ...reportLines(summary));
+  if (summary.secondaryFailures > 0) lines.push(`  ${'error page'.padEnd(LABEL_WIDTH)}failed too ×${summary.secondaryFailures} (the static page was sent; see the lines with secondaryFailure)`);
+  lines.push(...exampleLines(summary));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Browser reports that name this digest, apart from the occurrences: verified ones are the
+ * browser's side of a failure the server logged (a recovered boundary); unverified ones carry
+ * no valid proof that this server wrote the digest into that page, and prove nothing.
+ */
+function reportLines(summary: DigestSummary): string[] {
+  const { verifiedReports, unverifiedReports, reports } = summary;
+  if (verifiedReports + unverifiedReports === 0) return [];
+  const tally = [verifiedReports > 0 && `${verifiedReports} verified`, unverifiedReports > 0 && `${unverifiedReports} unverified`].filter(Boolean).join(', ');
+  const lines = [`  ${'browser'.padEnd(LABEL_WIDTH)}${plural(verifiedReports + unverifiedReports, 'report')} (${tally}), not counted as occurrences`];
+  for (const report of reports) {
+    const cells = [report.reqId ?? '(no page id)', iso(report.time), report.kind ?? '', report.path ?? '', report.verified ? 'verified' : 'UNVERIFIED'];
+    lines.push(`  ${''.padEnd(LABEL_WIDTH)}${cells.filter(Boolean).map(safe).join('  ')}`);
+  }
+  return lines;
 }
 
 function requestLines(summary: DigestSummary): string[] {
   const lines = summary.requests.map(({ reqId, time, side }, index) => {
     const label = (index === 0 ? 'requests' : '').padEnd(LABEL_WIDTH);
-    return `  ${label}${reqId}  ${iso(time)}${side === 'server' ? '' : `  ${sideLabel(side)}`}`;
+    return `  ${label}${safe(reqId)}  ${iso(time)}${side === 'server' ? '' : `  ${sideLabel(side)}`}`;
   });
   const more = summary.requestCount - summary.requests.length;
   if (more > 0) lines.push(`  ${''.padEnd(LABEL_WIDTH)}… and ${more} more`);
@@ -54,7 +75,7 @@ function requestLines(summary: DigestSummary): string[] {
 function exampleLines(summary: DigestSummary): string[] {
   const { example } = summary;
   if (example === undefined) return [];
-  const where = [sideLabel(example.side), iso(example.time), example.reqId && `request ${example.reqId}`].filter(Boolean).join(', ');
+  const where = [sideLabel(example.side), iso(example.time), example.reqId && `request ${safe(example.reqId)}`].filter(Boolean).join(', ');
   return ['', `  error (latest; ${where}):`, ...formatError(example.error).map((line) => `    ${line}`)];
 }
 
@@ -66,6 +87,9 @@ function exampleLines(summary: DigestSummary): string[] {
  *       "digest": string, "count": number,
  *       "firstSeen": string | null, "lastSeen": string | null,       ISO 8601
  *       "sides", "statuses", "routes", "paths", "releases", "kinds": Count[],
+ *       "browserReports": { "verified": number, "unverified": number,  reports naming it, not counted
+ *                           "latest": [{ "reqId", "time", "kind", "path", "verified" }] },  ≤ 10
+ *       "secondaryFailures": number,                the error page failed too
  *       "requests": [{ "reqId": string, "time": string | null, "side": Side }],  latest first, ≤ 10
  *       "moreRequests": number,
  *       "example": { "side": Side, "time": string | null, "reqId": string | null,
@@ -92,6 +116,8 @@ function summaryJson(summary: DigestSummary): object {
     paths: summary.paths.entries(),
     releases: summary.releases.entries(),
     kinds: summary.kinds.entries(),
+    browserReports: { verified: summary.verifiedReports, unverified: summary.unverifiedReports, latest: summary.reports.map((report) => ({ ...report, time: isoOrNull(report.time) })) },
+    secondaryFailures: summary.secondaryFailures,
     requests: summary.requests.map((request) => ({ ...request, time: isoOrNull(request.time) })),
     moreRequests: summary.requestCount - summary.requests.length,
     example: example === undefined ? null : { side: example.side, time: isoOrNull(example.time), reqId: example.reqId ?? null, error: example.error },

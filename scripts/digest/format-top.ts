@@ -1,4 +1,5 @@
 import { counts, duration, isoOrNull, isoSeconds, plural, widest } from './format.ts';
+import { safe } from './safe-text.ts';
 import { sparkline } from './sparkline.ts';
 import { SPARK_BINS, type TopResult, type TopRow } from './top.ts';
 
@@ -11,7 +12,7 @@ const TIME_WIDTH = 'YYYY-MM-DDTHH:MM:SSZ'.length;
 export function topText(result: TopResult): string {
   const { rows, window } = result;
   const countWidth = widest(rows.map((row) => String(row.count)), 'COUNT'.length);
-  const digestWidth = widest(rows.map((row) => row.digest), 'DIGEST'.length);
+  const digestWidth = widest(rows.map((row) => safe(row.digest)), 'DIGEST'.length);
   const sparkWidth = Math.max(SPARK_BINS, 'ACTIVITY'.length);
   const columns = (cells: string[]) => cells.join('  ').trimEnd();
   const header = columns([
@@ -25,7 +26,7 @@ export function topText(result: TopResult): string {
   const line = (row: TopRow) =>
     columns([
       String(row.count).padStart(countWidth),
-      row.digest.padEnd(digestWidth),
+      safe(row.digest).padEnd(digestWidth),
       sparkline(row.histogram).padEnd(sparkWidth),
       isoSeconds(row.firstSeen).padEnd(TIME_WIDTH),
       isoSeconds(row.lastSeen).padEnd(TIME_WIDTH),

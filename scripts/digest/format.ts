@@ -1,4 +1,5 @@
 import type { Side } from './parse.ts';
+import { safe } from './safe-text.ts';
 import type { Count } from './tally.ts';
 
 // Small text helpers shared by the lookup and top output.
@@ -24,7 +25,7 @@ export function plural(count: number, word: string): string {
 
 /** "500 ×3, 502 ×1, +2 more" */
 export function counts(entries: readonly Count[], max = Infinity, label = (value: string) => value): string {
-  const shown = entries.slice(0, max).map(({ value, count }) => `${label(value)} ×${count}`);
+  const shown = entries.slice(0, max).map(({ value, count }) => `${safe(label(value))} ×${count}`);
   if (entries.length > shown.length) shown.push(`+${entries.length - shown.length} more`);
   return shown.join(', ');
 }

@@ -1,8 +1,18 @@
-// One log line → one occurrence of a failure, or nothing. An occurrence is a line that carries
-// both `digest` and `error`: the failure line. The access line of the same request also
-// carries the digest but no error, so it is never counted twice.
+// One log line → one record about a digest, or nothing. A record is a line that carries both
+// a digest and `error`. The access line of the same request also carries the digest but no
+// error, so it is never counted twice. Of the records, only failures are occurrences: a
+// browser's report of a server digest (verified by the server's proof, or only claimed) and a
+// secondary failure of the error page are shown apart (server/client-errors.ts, failures.ts).
 
 export type Side = 'server' | 'client' | 'process';
+
+/**
+ * failure: an occurrence (a server failure, a process fault, or a browser failure with its own
+ * `c-` digest); report: a browser report of a server digest with a valid proof; claim: one that
+ * names a server digest without a valid proof (`claimedDigest`); secondary: the error page
+ * failed while answering the failure.
+ */
+export type RecordKind = 'failure' | 'report' | 'claim' | 'secondary';
 
 /** The server's serializeError shape (server/errors/serialize-error.ts), read defensively. */
 export interface LoggedError {
@@ -15,6 +25,7 @@ export interface LoggedError {
 
 export interface Occurrence {
   digest: string;
+  record: RecordKind;
   /** Epoch milliseconds; undefined when the line's time is missing or unreadable. */
   time: number | undefined;
   side: Side;
@@ -45,10 +56,12 @@ export function parseJson(text: string): JsonObject | undefined {
 }
 
 export function occurrenceOf(line: JsonObject): Occurrence | undefined {
-  const { digest, error } = line;
+  const { error } = line;
+  const digest = typeof line.digest === 'string' ? line.digest : line.side === 'client' ? line.claimedDigest : undefined;
   if (typeof digest !== 'string' || !isObject(error)) return undefined;
   return {
     digest,
+    record: recordOf(line),
     time: timeOf(line.time),
     side: line.side === 'client' ? 'client' : typeof line.kind === 'string' ? 'process' : 'server',
     release: text(line.release),
@@ -60,6 +73,13 @@ export function occurrenceOf(line: JsonObject): Occurrence | undefined {
     kind: text(line.kind),
     error: loggedError(error, 0),
   };
+}
+
+function recordOf(line: JsonObject): RecordKind {
+  if (line.secondaryFailure === true) return 'secondary';
+  if (line.side !== 'client') return 'failure';
+  if (typeof line.digest !== 'string') return 'claim';
+  return line.verified === true ? 'report' : 'failure';
 }
 
 function loggedError(value: JsonObject, depth: number): LoggedError {

@@ -14,6 +14,15 @@ export interface RequestSeen {
   side: Side;
 }
 
+/** A browser's report that names this digest: shown apart, never counted as an occurrence. */
+export interface BrowserReport {
+  reqId: string | undefined;
+  time: number | undefined;
+  kind: string | undefined;
+  path: string | undefined;
+  verified: boolean;
+}
+
 export interface ExampleError {
   error: LoggedError;
   time: number | undefined;
@@ -35,10 +44,22 @@ export class DigestSummary {
   readonly requests: RequestSeen[] = [];
   requestCount = 0;
   example: ExampleError | undefined;
+  /** Browser reports with the server's proof (recovered boundaries), and ones without it. */
+  verifiedReports = 0;
+  unverifiedReports = 0;
+  /** Latest first, at most MAX_REQUEST_IDS. */
+  readonly reports: BrowserReport[] = [];
+  /** Times the error page failed too while answering this failure. */
+  secondaryFailures = 0;
 
   constructor(readonly digest: string) {}
 
   add(occurrence: Occurrence): void {
+    if (occurrence.record === 'secondary') {
+      this.secondaryFailures++;
+      return;
+    }
+    if (occurrence.record === 'report' || occurrence.record === 'claim') return this.addReport(occurrence);
     const { time, side } = occurrence;
     this.count++;
     if (time !== undefined) {
@@ -53,6 +74,16 @@ export class DigestSummary {
     this.kinds.add(occurrence.kind);
     if (occurrence.reqId !== undefined) this.addRequest({ reqId: occurrence.reqId, time, side });
     if (this.prefers(occurrence)) this.example = { error: occurrence.error, time, side, reqId: occurrence.reqId };
+  }
+
+  private addReport(occurrence: Occurrence): void {
+    const verified = occurrence.record === 'report';
+    if (verified) this.verifiedReports++;
+    else this.unverifiedReports++;
+    const { reqId, time, kind, path } = occurrence;
+    this.reports.unshift({ reqId, time, kind, path, verified });
+    this.reports.sort((a, b) => (b.time ?? 0) - (a.time ?? 0));
+    this.reports.length = Math.min(this.reports.length, MAX_REQUEST_IDS);
   }
 
   private addRequest(request: RequestSeen): void {

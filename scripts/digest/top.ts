@@ -72,6 +72,8 @@ export async function top(options: TopOptions, sources: readonly string[]): Prom
   const entries = new Map<string, Entry>();
   let totalOccurrences = 0;
   const visit = (occurrence: Occurrence) => {
+    // Only occurrences are ranked: browser reports and secondary failures are shown by a lookup.
+    if (occurrence.record !== 'failure') return;
     // A line without a time cannot be placed inside --since: it is left out rather than guessed.
     if (since !== undefined && (occurrence.time === undefined || occurrence.time < since)) return;
     let entry = entries.get(occurrence.digest);

@@ -1,3 +1,5 @@
+import { parseServerDigest } from '../../shared/digest-proof.ts';
+
 // Where a response shows a failure's digest: the HTML error page, React's streamed error
 // instruction, a client-rendered boundary's data attribute, or the JSON error body.
 
@@ -17,7 +19,8 @@ export function digestsIn(body: string, contentType: string | undefined): string
       // Not JSON after all: nothing to find.
     }
   } else {
-    for (const pattern of PATTERNS) for (const [, digest] of body.matchAll(pattern)) found.add(digest!);
+    // A boundary's value is `<digest>.<proof>` (shared/digest-proof.ts): the digest is what is logged.
+    for (const pattern of PATTERNS) for (const [, value] of body.matchAll(pattern)) found.add(parseServerDigest(value)?.digest ?? value!);
   }
   return [...found];
 }

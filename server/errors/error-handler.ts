@@ -2,16 +2,19 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Config } from '../config.ts';
 import { displayHostname } from '../hostname.ts';
 import type { ServerErrorPageProps } from '../../client/entry-server.tsx';
-import { ClientAbortError, HTML_HEADERS, streamReact, type Renderer } from '../render.ts';
-import { createErrorPageCache } from './error-page-cache.ts';
+import { ClientAbortError, HTML_HEADERS, type Renderer } from '../render.ts';
+import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
 import type { Failure, FailureRecorder } from './failures.ts';
 import { HttpError, publicMessage } from './http-error.ts';
+import { describeValue, isErrorLike, isInstance, readString, typeName, unwrapThrown } from './thrown-value.ts';
 
 interface ErrorHandlerDeps {
   config: Config;
   failures: FailureRecorder;
   loadRenderer(): Promise<Renderer>;
+  /** Past this the error page's render is abandoned for the static fallback. */
+  errorPageTimeoutMs?: number;
 }
 
 /** JSON for API routes and for clients that prefer it; HTML pages for everyone else. */
@@ -25,21 +28,23 @@ export function wantsJson(req: Request, res: Response): boolean {
  */
 export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler {
   const { config, failures } = deps;
-  const cachedPage = createErrorPageCache(deps.loadRenderer);
+  const timeoutMs = deps.errorPageTimeoutMs ?? ERROR_PAGE_TIMEOUT_MS;
+  const cachedPage = createErrorPageCache(deps.loadRenderer, timeoutMs);
 
-  /** The React error page; if rendering it fails, the static page with the same text. */
+  /** The React error page; if rendering it fails or hangs, the static page with the same text. */
   function sendErrorPage(req: Request, res: Response, error: unknown, failure: Failure, message: string): void {
     const { status, digest } = failure;
     const hostname = displayHostname(config, req);
-    const sendFallback = () => {
+    const nonce = String(res.locals.cspNonce ?? '');
+    const send = (html: string) => (res.headersSent ? res.destroy() : res.status(status).set(HTML_HEADERS).send(html));
+    const sendFallback = (pageError: unknown) => {
+      failures.secondary(pageError, req, res, failure);
       if (res.headersSent) return void res.destroy();
       res.status(status).set(HTML_HEADERS).send(fallbackErrorPage(hostname, digest, message));
     };
     if (config.isProduction) {
       const props: ServerErrorPageProps = digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest };
-      cachedPage(props, { nonce: String(res.locals.cspNonce ?? ''), hostname, digest })
-        .then((html) => (res.headersSent ? res.destroy() : res.status(status).set(HTML_HEADERS).send(html)))
-        .catch(sendFallback);
+      cachedPage(props, { nonce, hostname, digest }).then(send, sendFallback);
       return;
     }
     // Dev renders every time: components change under HMR, and the page shows the stack.
@@ -47,19 +52,19 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
       digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest, detail: devDetail(error) };
     deps
       .loadRenderer()
-      .then((renderer) => streamReact({ config, failures }, req, res, sendFallback, { status, start: (options) => renderer.renderErrorPage(props, options) }))
-      .catch(sendFallback);
+      .then((renderer) => renderToText(renderer, props, nonce, timeoutMs))
+      .then(send, sendFallback);
   }
 
   function respond(error: unknown, req: Request, res: Response): void {
-    if (error instanceof ClientAbortError) return;
+    if (isInstance(error, ClientAbortError)) return;
     const failure = failures.record(error, req, res);
     // A second page must never be written into the first: end the connection instead.
     if (res.headersSent) return void res.destroy();
     if (res.destroyed) return;
 
     res.status(failure.status).set('Cache-Control', 'no-store');
-    if (error instanceof HttpError) res.set(error.headers);
+    if (isInstance(error, HttpError)) res.set(error.headers);
     const message = publicMessage(error, failure.status);
     if (wantsJson(req, res)) {
       const { status, digest } = failure;
@@ -81,7 +86,8 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
 }
 
 /** Dev only: the message and the stack (already mapped to the sources), shown on the error page. */
-function devDetail(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.stack ?? `${error.name}: ${error.message}`;
+function devDetail(thrown: unknown): string {
+  const error = unwrapThrown(thrown);
+  if (!isErrorLike(error)) return `${typeName(error)}: ${describeValue(error)}`;
+  return readString(error, 'stack') ?? `${typeName(error)}: ${describeValue(error)}`;
 }

@@ -13,26 +13,45 @@ const DIGEST = '__REACT_SSR_HOST_DIGEST__';
 /** Status messages are ours and few; the cap bounds memory if one ever carried client input. */
 const MAX_TEMPLATES = 64;
 
-/** The complete HTML of a render, once everything is ready. */
-function renderToText(renderer: Renderer, props: ServerErrorPageProps): Promise<string> {
+/**
+ * The error page is static markup that renders in milliseconds; one that has not finished after
+ * this has hung (a component that suspends forever, say), and the static fallback is sent.
+ */
+export const ERROR_PAGE_TIMEOUT_MS = 1_000;
+
+export class ErrorPageTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`The error page did not render within ${ms} ms`);
+    this.name = 'ErrorPageTimeoutError';
+  }
+}
+
+/** The complete HTML of a render, once everything is ready; rejects on an error or the timeout. */
+export function renderToText(renderer: Renderer, props: ServerErrorPageProps, nonce: string, timeoutMs = ERROR_PAGE_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let html = '';
+    let timer: NodeJS.Timeout | undefined;
+    const fail = (error: unknown) => {
+      clearTimeout(timer);
+      reject(error);
+    };
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
         html += chunk.toString('utf8');
         done();
       },
       final(done) {
+        clearTimeout(timer);
         resolve(html);
         done();
       },
     });
-    const stream = renderer.renderErrorPage(props, {
-      nonce: NONCE,
-      onAllReady: () => stream.pipe(sink),
-      onShellError: reject,
-      onError: reject,
-    });
+    const stream = renderer.renderErrorPage(props, { nonce, onAllReady: () => stream.pipe(sink), onShellError: fail, onError: fail });
+    timer = setTimeout(() => {
+      const timeout = new ErrorPageTimeoutError(timeoutMs);
+      reject(timeout);
+      stream.abort(timeout);
+    }, timeoutMs);
   });
 }
 
@@ -42,7 +61,7 @@ export interface ErrorPageValues {
   digest: string | undefined;
 }
 
-export function createErrorPageCache(loadRenderer: () => Promise<Renderer>) {
+export function createErrorPageCache(loadRenderer: () => Promise<Renderer>, timeoutMs = ERROR_PAGE_TIMEOUT_MS) {
   const templates = new Map<string, Promise<string>>();
 
   function template(props: ServerErrorPageProps): Promise<string> {
@@ -50,7 +69,7 @@ export function createErrorPageCache(loadRenderer: () => Promise<Renderer>) {
     const cached = templates.get(key);
     if (cached) return cached;
     const placeheld: ServerErrorPageProps = props.side === 'http' ? props : { side: 'server', hostname: HOSTNAME, digest: DIGEST };
-    const rendering = loadRenderer().then((renderer) => renderToText(renderer, placeheld));
+    const rendering = loadRenderer().then((renderer) => renderToText(renderer, placeheld, NONCE, timeoutMs));
     if (templates.size < MAX_TEMPLATES) {
       templates.set(key, rendering);
       rendering.catch(() => templates.delete(key)); // a failed render is retried next time

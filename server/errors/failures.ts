@@ -1,12 +1,15 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { joinDigestProof } from '../../shared/digest-proof.ts';
 import type { Digester } from './digest.ts';
+import type { ReportProofs } from './report-proof.ts';
 import { HttpError, statusOf } from './http-error.ts';
 import { serializeError } from './serialize-error.ts';
+import { isInstance, unwrapThrown } from './thrown-value.ts';
 import { pathOf } from '../url-path.ts';
 
 // error → status → digest → one log line → report. Every path that meets a failure (the
-// terminal middleware, React's onError, process faults) comes here, and each error object is
+// terminal middleware, React's onError, process faults) comes here, and each thrown value is
 // logged and reported once however many paths meet it.
 
 export interface Failure {
@@ -28,6 +31,16 @@ export type Reporter = (report: FailureReport & { digest: string }) => void;
 
 export interface FailureRecorder {
   record(error: unknown, req: Request, res: Response): Failure;
+  /**
+   * Records a failure inside a page's render and returns what React writes into that page for
+   * the browser (`<digest>.<proof>`, shared/digest-proof.ts); undefined for a 4xx.
+   */
+  digestForPage(error: unknown, req: Request, res: Response): string | undefined;
+  /**
+   * The error page for `original` failed too: logged once per response at error, beside the
+   * original digest, marked `secondaryFailure` so it is never counted as another occurrence.
+   */
+  secondary(error: unknown, req: Request, res: Response, original: Failure): void;
 }
 
 /** A route label for the log: the page or Express route that handled the request. */
@@ -38,23 +51,46 @@ export function routeOf(req: Request, res: Response): string {
 }
 
 /**
- * Errors already recorded for this response. Per response, not per app: an error object
+ * Values already recorded for this response, keyed by the thrown value itself (a Map, so a
+ * thrown string or undefined is recognised too). Per response, not per app: an error object
  * shared between requests (a cached rejected promise, say) is a failure of each of them.
  */
-function recordedFor(res: Response): WeakMap<object, Failure> {
-  return ((res.locals.failures as WeakMap<object, Failure> | undefined) ??= new WeakMap());
+function recordedFor(res: Response): Map<unknown, Failure> {
+  return ((res.locals.failures as Map<unknown, Failure> | undefined) ??= new Map());
 }
 
-export function createFailureRecorder(deps: { digester: Digester; logger: Logger; reporter?: Reporter }): FailureRecorder {
-  return {
-    record(error, req, res) {
+interface RecorderDeps {
+  digester: Digester;
+  logger: Logger;
+  reporter?: Reporter;
+  /** Rewrites the stack to source files and lines before it is fingerprinted and logged. */
+  fixStack?: (error: unknown) => void;
+  /** Signs the digests written into pages, so browser reports of them can be verified. */
+  proofs?: ReportProofs;
+}
+
+export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
+  const recorder: FailureRecorder = {
+    digestForPage(error, req, res) {
+      const { digest } = recorder.record(error, req, res);
+      if (digest === undefined || deps.proofs === undefined) return digest;
+      return joinDigestProof(digest, deps.proofs.sign(digest, String(req.id)));
+    },
+    secondary(error, req, res, original) {
+      if (res.locals.secondaryLogged === true) return;
+      res.locals.secondaryLogged = true;
+      const fields = { digest: original.digest, status: original.status, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
+      deps.logger.error({ ...fields, secondaryFailure: true, error: serializeError(unwrapThrown(error)) }, 'the error page failed: sent the static fallback');
+    },
+    record(thrown, req, res) {
+      const error = unwrapThrown(thrown);
       const recorded = recordedFor(res);
-      const key = typeof error === 'object' && error !== null ? error : undefined;
-      const known = key && recorded.get(key);
+      const known = recorded.get(error);
       if (known) return known;
       const status = statusOf(error);
+      if (status >= 500) deps.fixStack?.(error);
       const failure: Failure = { status, digest: status >= 500 ? deps.digester(error) : undefined };
-      if (key) recorded.set(key, failure);
+      recorded.set(error, failure);
       res.locals.digest ??= failure.digest;
 
       const where = { ...failure, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
@@ -62,12 +98,22 @@ export function createFailureRecorder(deps: { digester: Digester; logger: Logger
         ...where,
         headersSent: res.headersSent,
         // An expected 4xx is fully described by its type and message; its stack is noise.
-        error: status < 500 && error instanceof HttpError ? { type: error.name, message: error.message } : serializeError(error),
+        error: status < 500 && isInstance(error, HttpError) ? { type: error.name, message: error.message } : serializeError(error),
       };
       if (status >= 500) deps.logger.error(fields, 'request failed');
       else deps.logger.info(fields, 'request rejected');
-      if (failure.digest !== undefined) deps.reporter?.({ ...where, error, digest: failure.digest });
+      if (failure.digest !== undefined) report(deps, { ...where, error, digest: failure.digest });
       return failure;
     },
   };
+  return recorder;
+}
+
+/** A reporter that fails (a value Sentry cannot read, say) must not fail the response. */
+function report(deps: RecorderDeps, failure: FailureReport & { digest: string }): void {
+  try {
+    deps.reporter?.(failure);
+  } catch (error) {
+    deps.logger.warn({ digest: failure.digest, reqId: failure.reqId, reportError: serializeError(error) }, 'could not report the failure');
+  }
 }

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { readProperty } from './thrown-value.ts';
 
 /** An expected failure with the status it deserves (404, 400, 405, 413...). */
 export class HttpError extends Error {
@@ -16,12 +17,10 @@ export class HttpError extends Error {
 
 /** finalhandler's rule: the error's own status when it is 400–599, else 500. */
 export function statusOf(err: unknown): number {
-  if (typeof err === 'object' && err !== null) {
-    const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
-    for (const candidate of [status, statusCode]) {
-      if (typeof candidate === 'number' && Number.isInteger(candidate) && candidate >= 400 && candidate <= 599) {
-        return candidate;
-      }
+  // Read without throwing: a getter or a Proxy on a thrown object must not fail the handler.
+  for (const candidate of [readProperty(err, 'status'), readProperty(err, 'statusCode')]) {
+    if (typeof candidate === 'number' && Number.isInteger(candidate) && candidate >= 400 && candidate <= 599) {
+      return candidate;
     }
   }
   return 500;
@@ -32,8 +31,9 @@ export function statusOf(err: unknown): number {
  * (`expose`, the http-errors convention body-parser follows); otherwise the bare status text.
  */
 export function publicMessage(err: unknown, status: number): string {
-  if (status < 500 && err instanceof Error && (err instanceof HttpError || (err as { expose?: unknown }).expose === true)) {
-    return err.message;
+  if (status < 500 && err instanceof Error && (err instanceof HttpError || readProperty(err, 'expose') === true)) {
+    const message = readProperty(err, 'message');
+    if (typeof message === 'string') return message;
   }
   return STATUS_CODES[status] ?? 'Error';
 }

@@ -1,4 +1,8 @@
+import { causeOf, describeValue, isErrorLike, readProperty, readString, typeName } from './thrown-value.ts';
+
 // The error as a log field: type, message, stack capped the way Sentry caps it, causes followed.
+// Whatever was thrown (thrown-value.ts): a value that is not an Error is described, never
+// converted with String(), which throws for null-prototype objects and Symbols in templates.
 
 /** Sentry's limits (ERRORS.md): at most 50 frames, a line cut at 1024 characters. */
 export const MAX_STACK_FRAMES = 50;
@@ -28,14 +32,17 @@ export function capStack(stack: string): string {
   return [...head, ...kept].map(cut).join('\n');
 }
 
-export function serializeError(err: unknown, depth = 0): SerializedError {
-  if (!(err instanceof Error)) {
-    return { type: typeof err, message: cut(String(err)) };
+export function serializeError(err: unknown, depth = 0, seen: Set<unknown> = new Set()): SerializedError {
+  seen.add(err);
+  const out: SerializedError = { type: typeName(err), message: cut(describeValue(err)) };
+  if (!isErrorLike(err)) return out;
+  const stack = readString(err, 'stack');
+  if (stack) out.stack = capStack(stack);
+  const code = readProperty(err, 'code');
+  if (typeof code === 'string') out.code = cut(code);
+  const cause = causeOf(err);
+  if (cause !== undefined && depth < MAX_CAUSE_DEPTH) {
+    out.cause = seen.has(cause) ? { type: typeName(cause), message: '[cycle: a cause seen earlier in this chain]' } : serializeError(cause, depth + 1, seen);
   }
-  const out: SerializedError = { type: err.name || err.constructor?.name || 'Error', message: cut(err.message) };
-  if (err.stack) out.stack = capStack(err.stack);
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string') out.code = code;
-  if (err.cause !== undefined && depth < MAX_CAUSE_DEPTH) out.cause = serializeError(err.cause, depth + 1);
   return out;
 }

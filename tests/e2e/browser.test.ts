@@ -68,6 +68,8 @@ describe('in a real browser', () => {
     const report = await host.logs.waitFor((l) => l.msg === 'client error' && l.kind === 'recoverable');
     const serverFailure = host.logs.failures().find((l) => l.path === '/_diag/stream-error');
     expect(report.digest).toBe(serverFailure?.digest);
+    // The browser sent the proof the server wrote beside the digest: a genuine report, verified.
+    expect(report).toMatchObject({ verified: true, pageReqId: serverFailure?.reqId });
     expect(console.some((entry) => entry.text.includes(`digest ${serverFailure?.digest as string}`))).toBe(true);
     await screenshot(page, 'stream-error-recovered');
     await close();

@@ -97,12 +97,18 @@ export class FakeSentry {
     return this.envelopes.flatMap((e) => e.items).filter((i) => i.header.type === 'event' && i.json).map((i) => i.json!);
   }
 
-  /** Every trace id seen in transactions or streamed spans. */
+  /** Every trace id seen in envelope headers, transactions or streamed spans (span v2 items). */
   traceIds(): string[] {
     const ids = new Set<string>();
     for (const envelope of this.envelopes) {
       const trace = (envelope.header.trace as { trace_id?: string } | undefined)?.trace_id;
       if (trace) ids.add(trace);
+      for (const item of envelope.items) {
+        const spans = (item.json?.items as { trace_id?: string }[] | undefined) ?? [];
+        for (const span of item.header.type === 'span' ? spans : []) if (span.trace_id) ids.add(span.trace_id);
+        const transaction = (item.json?.contexts as { trace?: { trace_id?: string } } | undefined)?.trace?.trace_id;
+        if (item.header.type === 'transaction' && transaction) ids.add(transaction);
+      }
     }
     return [...ids];
   }

@@ -7,6 +7,8 @@ export const LEVEL = { debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as 
 /** A pino destination that keeps every line, parsed, for assertions. */
 export class LogCapture extends Writable {
   readonly lines: LogLine[] = [];
+  /** Lines that were not JSON: a server must write none (npm may). */
+  readonly other: string[] = [];
   private partial = '';
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
@@ -18,7 +20,10 @@ export class LogCapture extends Writable {
     const parts = (this.partial + text).split('\n');
     this.partial = parts.pop() ?? '';
     // Only JSON lines are log lines (npm and pino-pretty may print others).
-    for (const part of parts) if (part.startsWith('{')) this.lines.push(JSON.parse(part) as LogLine);
+    for (const part of parts) {
+      if (part.startsWith('{')) this.lines.push(JSON.parse(part) as LogLine);
+      else if (part !== '') this.other.push(part);
+    }
   }
 
   /** Lines about one request: the access line (req.id) and failure lines (reqId). */

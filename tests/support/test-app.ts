@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Express } from 'express';
@@ -7,6 +7,7 @@ import type { Renderer } from '../../shared/page-seam.ts';
 import { createApp, type AppDeps } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { createProdFrontend } from '../../server/frontend.ts';
+import { createHttpServer, SERVER_LIMITS } from '../../server/http-server.ts';
 import { createLogger } from '../../server/logger.ts';
 import { LogCapture } from './logs.ts';
 
@@ -42,7 +43,7 @@ export function createTestApp(env: Record<string, string> = {}, deps: Partial<Ap
     url: '',
     listen: () =>
       new Promise((resolve) => {
-        server = createServer(app).listen(0, '127.0.0.1', () => {
+        server = createHttpServer(app, SERVER_LIMITS, logger).listen(0, '127.0.0.1', () => {
           testApp.url = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
           resolve(testApp.url);
         });

@@ -1,4 +1,6 @@
 import express from 'express';
+import { Suspense } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import * as renderer from '../client/entry-server.tsx';
@@ -12,6 +14,16 @@ import { getChunks } from './support/http.ts';
 import { LEVEL, LogCapture } from './support/logs.ts';
 import { CLIENT_DIR, createTestApp, DIAG } from './support/test-app.ts';
 import { createLogger } from '../server/logger.ts';
+import { jsonLines, runDigest } from './support/digest-cli.ts';
+
+function Broken(): never {
+  throw new Error('error page is broken');
+}
+
+/** Suspends forever: a render that never completes. */
+function Never(): never {
+  throw new Promise(() => {});
+}
 import { loadConfig } from '../server/config.ts';
 
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
@@ -120,15 +132,42 @@ describe('server failures: digest on the page equals the digest of exactly one e
     expect(configured.text).toContain(serverErrorMessage('shop.example.com'));
   });
 
-  it('falls back to a static page with the same text and digest when the error page itself throws', async () => {
-    const broken = { ...renderer, renderErrorPage: () => { throw new Error('error page is broken'); } };
-    const frontend = createProdFrontend(CLIENT_DIR, broken);
+  it.each([
+    ['throws', () => { throw new Error('error page is broken'); }],
+    ['fails inside React', (_props: unknown, options: Parameters<typeof renderToPipeableStream>[1]) => renderToPipeableStream(<Broken />, options)],
+  ])('when the error page itself %s: the static page with the same digest, and the page failure logged once beside it', async (_name, renderErrorPage) => {
+    const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: renderErrorPage as typeof renderer.renderErrorPage });
+    const { app, logs } = createTestApp({}, { frontend });
+    for (let i = 0; i < 2; i++) {
+      const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
+      expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
+      expect(res.headers['cache-control']).toBe('no-store');
+      const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)?.[1];
+      const [original, secondary, ...rest] = logs.failures(requestId(res));
+      expect(rest).toEqual([]);
+      expect(original).toMatchObject({ level: LEVEL.error, digest, msg: 'request failed', error: { message: expect.stringContaining('render threw before the shell') } });
+      expect(secondary).toMatchObject({ level: LEVEL.error, digest, secondaryFailure: true, status: 500, error: { message: 'error page is broken' } });
+    }
+  });
+
+  it('an error page that hangs is abandoned after its timeout: the static page is sent and the hang logged', async () => {
+    const hanging = (_props: unknown, options: Parameters<typeof renderToPipeableStream>[1]) => renderToPipeableStream(<Suspense><Never /></Suspense>, options);
+    const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: hanging as typeof renderer.renderErrorPage });
     const { app, logs } = createTestApp({}, { frontend });
     const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
-    expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
     const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)?.[1];
-    expect(logs.failures(requestId(res)).map((line) => line.digest)).toContain(digest);
-    expect(res.headers['cache-control']).toBe('no-store');
+    expect(digest).toMatch(/^[\w-]{16}$/);
+    expect(logs.failures(requestId(res))[1]).toMatchObject({ digest, secondaryFailure: true, error: { type: 'ErrorPageTimeoutError' } });
+  });
+
+  it('the digest tool counts a secondary failure apart, never as another occurrence', async () => {
+    const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: () => { throw new Error('error page is broken'); } });
+    const { app, logs } = createTestApp({}, { frontend });
+    const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
+    const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)![1]!;
+    const run = runDigest([digest, '-'], { input: jsonLines(logs.lines) });
+    expect(run.stdout).toContain(`Digest ${digest} — 1 occurrence`);
+    expect(run.stdout).toMatch(/error page +failed too ×1/);
   });
 });
 

@@ -1,0 +1,120 @@
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageDigest, streamedDigest } from './support/digests.ts';
+import { ROOT, spawnServer, type SpawnedServer } from './support/spawn-server.ts';
+import { DIAG_TOKEN } from './support/test-app.ts';
+
+// One failure, one digest: under thousands of concurrent occurrences, across processes that
+// share DIGEST_KEY, and across installs at different paths. Different failures still differ.
+
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
+const DIGEST_KEY = 'grouping-test-digest-key-0123';
+const ENV = { DIGEST_KEY, DIAGNOSTICS_TOKEN: DIAG_TOKEN };
+/** Requests per failure, and how many are in flight at once: bounded for a shared 2-core box. */
+const REQUESTS_PER_FAILURE = 2_000;
+const IN_FLIGHT = 100;
+/** 8,000 requests take about 10 s on an idle 2-core machine; others share this one. */
+const LOAD_TIMEOUT_MS = 120_000;
+
+type Extract = (body: string) => string | undefined;
+const json: Extract = (body) => (JSON.parse(body) as { error?: { digest?: string } }).error?.digest;
+
+const FAILURES: [path: string, digestOf: Extract][] = [
+  ['/_diag/server-error', pageDigest],
+  ['/_diag/stream-error', streamedDigest],
+  ['/_diag/api-error', json],
+  ['/_diag/async-error', pageDigest],
+];
+
+function get(agent: Agent, url: string): Promise<{ status: number; body: string; reqId: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers: { 'user-agent': BROWSER_UA, 'x-diagnostics-token': DIAG_TOKEN } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, reqId: String(res.headers['x-request-id']) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A copy of the build at another path, as a replica installed elsewhere would have it. */
+function installCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'digest-replica-'));
+  cpSync(join(ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+describe('one failure, one digest', () => {
+  let server: SpawnedServer;
+  beforeAll(async () => {
+    server = await spawnServer(ENV);
+  });
+  afterAll(() => server?.stop('SIGKILL'));
+
+  it(`${REQUESTS_PER_FAILURE} concurrent requests at each diagnostic failure give exactly one digest per failure`, async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+    const seen = new Map<string, Set<string>>();
+    try {
+      for (const [path, digestOf] of FAILURES) {
+        const responses = await Promise.all(Array.from({ length: REQUESTS_PER_FAILURE }, () => get(agent, `${server.url}${path}`)));
+        seen.set(path, new Set(responses.map((res) => digestOf(res.body) ?? `none (${res.status})`)));
+      }
+    } finally {
+      agent.destroy();
+    }
+    const logged = new Map<string, Set<string>>();
+    for (const line of server.logs.failures()) {
+      const path = String(line.path);
+      logged.set(path, (logged.get(path) ?? new Set()).add(String(line.digest)));
+    }
+    for (const [path] of FAILURES) {
+      expect([...seen.get(path)!], path).toHaveLength(1);
+      expect([...logged.get(path)!], path).toEqual([...seen.get(path)!]);
+    }
+    expect(server.logs.failures()).toHaveLength(FAILURES.length * REQUESTS_PER_FAILURE);
+    // Different code paths keep different digests.
+    expect(new Set([...seen.values()].map((digests) => [...digests][0])).size).toBe(FAILURES.length);
+  }, LOAD_TIMEOUT_MS);
+
+  it('logged stacks name the source files and lines, not the bundle', async () => {
+    const agent = new Agent();
+    const res = await get(agent, `${server.url}/_diag/server-error`);
+    agent.destroy();
+    const [line] = server.logs.failures(res.reqId);
+    const stack = (line?.error as { stack?: string } | undefined)?.stack ?? '';
+    expect(stack).toMatch(/^    at ServerError \(\S*\/client\/pages\/diagnostics\/ServerError\.tsx:\d+:\d+\)$/m);
+    expect(stack).not.toMatch(/dist\/server/);
+  });
+});
+
+describe('replicas', () => {
+  const copies: string[] = [];
+  const servers: SpawnedServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop('SIGKILL')));
+    for (const dir of copies) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('two processes with one DIGEST_KEY, installed in different directories, agree on every digest', async () => {
+    copies.push(installCopy(), installCopy());
+    for (const dir of copies) servers.push(await spawnServer(ENV, ['node', join(dir, 'dist/server/index.js')]));
+    const agent = new Agent();
+    try {
+      for (const [path, digestOf] of FAILURES) {
+        const [a, b] = await Promise.all(servers.map(async (server) => digestOf((await get(agent, `${server.url}${path}`)).body)));
+        expect(a, path).toMatch(/^[\w-]{16}$/);
+        expect(b, path).toBe(a);
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
+});
