@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   }
 
   const frontend = await createFrontend(config);
-  const drain = createDrain(logger, config.shutdownGraceMs);
+  const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
   const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry }));
 
@@ -75,8 +75,15 @@ async function main(): Promise<void> {
     logger.flush();
     process.exit(clean ? 0 : 1);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // `on`, not `once`: a second signal must reach our handler (which ignores it), not Node's
+  // default, which would kill the process mid-drain. See shutdown.ts.
+  let stopping: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) void drain.drain(server, signal);
+    else stopping = stop(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 
   server.once('error', (error: NodeJS.ErrnoException) => {
     logger.fatal({ host: config.host, port: config.port, code: error.code }, `cannot listen on ${config.host}:${config.port}: ${error.message}`);
