@@ -6,9 +6,11 @@
 #   podman run -p 3000:3000 -e DIGEST_KEY=<16+ chars> react-ssr-host
 
 # One base for every stage: the node_modules built in one stage must run on the same Node
-# and the same libc in the next. Override with --build-arg NODE_IMAGE=node:20.20-bookworm-slim
+# and the same libc in the next. Node 26 is the current LTS (Node 20 reached its end of life in
+# April 2026); the app also runs on Node 20.19+ (package.json engines), which is what local
+# development and `npm test` use. Override with --build-arg NODE_IMAGE=node:26.10.0-bookworm-slim
 # (or a digest) to pin it harder.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 # --- deps: every dependency, dev ones included, because the build needs vite. Only the
 # manifests are copied, so this layer is reused until package*.json changes.
