@@ -13,6 +13,7 @@ import { createTunnelRouter } from './tunnel.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createHealthRouter } from './health.ts';
 import { createHttpLogger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
 import { createPageHandlers, DATA_PATH } from './pages.ts';
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
 
@@ -23,6 +24,8 @@ export interface AppDeps {
   isShuttingDown?: () => boolean;
   /** Sentry, when configured: where 5xx failures are reported, and the request's trace. */
   telemetry?: { report: Reporter; traceMeta: () => TraceMeta | undefined };
+  /** Prometheus metrics, when METRICS_PORT is set (served apart, see metrics.ts). */
+  metrics?: Metrics;
 }
 
 /** A path whose percent-encoding is broken cannot be routed: 400, not a 500 from deep inside. */
@@ -37,12 +40,13 @@ const rejectMalformedPath: RequestHandler = (req, _res, next) => {
 
 /** The middleware order below is the table of contents of a request. Nothing listens here. */
 export function createApp(config: Config, deps: AppDeps): Express {
-  const failures = createFailureRecorder({ digester: createDigester(config.digestKey), logger: deps.logger, reporter: deps.telemetry?.report });
+  const failures = createFailureRecorder({ digester: createDigester(config.digestKey), logger: deps.logger, reporter: deps.telemetry?.report, metrics: deps.metrics });
   const pages = createPageHandlers({ config, failures, frontend: deps.frontend, traceMeta: deps.telemetry?.traceMeta });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
 
+  if (deps.metrics) app.use(deps.metrics.middleware);
   app.use(createHttpLogger(deps.logger));
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
   app.use(securityHeaders(config));

@@ -45,6 +45,8 @@ export interface Config {
   /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
   readonly hstsMaxAge: number;
   readonly release: string;
+  /** Port of the separate /metrics server; undefined: no metrics at all. */
+  readonly metricsPort: number | undefined;
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
   readonly sentry: SentryConfig | undefined;
 }
@@ -175,6 +177,7 @@ export function loadConfig(env: Env): Config {
     publicHostname: hostname(env, 'PUBLIC_HOSTNAME'),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: env.RELEASE || 'react-ssr-host@dev',
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
     sentry: Object.freeze(sentry(env, nodeEnv)),
   });
 }

@@ -1,5 +1,6 @@
 // The process entry, and the only place that listens, handles signals and exits:
 // config → logger → frontend → createApp → listen; on SIGTERM/SIGINT drain, flush, exit.
+import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
@@ -10,6 +11,7 @@ import { serializeError } from './errors/serialize-error.ts';
 import { createDevFrontend, createProdFrontend, type Frontend } from './frontend.ts';
 import { createHttpServer } from './http-server.ts';
 import { createLogger } from './logger.ts';
+import { createMetrics, createMetricsServer, type Metrics } from './metrics.ts';
 import { createDrain } from './shutdown.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
@@ -29,11 +31,12 @@ async function createFrontend(config: Config): Promise<Frontend> {
 type SentryModule = typeof import('./sentry.ts');
 
 /** A fault outside any request: log and report it with a digest, flush, exit so we restart. */
-function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined): void {
+function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined, metrics: Metrics | undefined): void {
   const digester = createDigester(config.digestKey);
   const fatal = (kind: string) => async (error: unknown) => {
     const digest = digester(error);
     logger.fatal({ digest, kind, error: serializeError(error) }, 'process fault: exiting');
+    metrics?.failure('process', undefined);
     logger.flush();
     if (sentry) {
       sentry.reportFault(error, digest);
@@ -43,6 +46,21 @@ function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModul
   };
   process.on('uncaughtException', fatal('uncaughtException'));
   process.on('unhandledRejection', fatal('unhandledRejection'));
+}
+
+/** The /metrics server on its own port (see metrics.ts); a port in use is fatal like the app's. */
+function listenForMetrics(config: Config, logger: Logger, metrics: Metrics): Server {
+  const server = createMetricsServer(metrics);
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    logger.fatal({ host: config.host, metricsPort: config.metricsPort, code: error.code }, `cannot listen for metrics on ${config.host}:${config.metricsPort}: ${error.message}`);
+    process.exit(1);
+  });
+  server.listen(config.metricsPort, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.metricsPort;
+    logger.info({ metricsPort: port }, `metrics on http://${config.host}:${port}/metrics`);
+  });
+  return server;
 }
 
 async function main(): Promise<void> {
@@ -56,7 +74,8 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config);
   const sentry = config.sentry ? await import('./sentry.ts') : undefined;
-  handleProcessFaults(config, logger, sentry);
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics();
+  handleProcessFaults(config, logger, sentry, metrics);
   if (config.digestKey === undefined && config.isProduction) {
     logger.warn('DIGEST_KEY is not set: digests will differ between processes and releases');
   }
@@ -64,10 +83,12 @@ async function main(): Promise<void> {
   const frontend = await createFrontend(config);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
-  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry }));
+  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics }));
 
   const stop = async (signal: string) => {
     const clean = await drain.drain(server, signal);
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
     await frontend.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
@@ -89,6 +110,7 @@ async function main(): Promise<void> {
     logger.fatal({ host: config.host, port: config.port, code: error.code }, `cannot listen on ${config.host}:${config.port}: ${error.message}`);
     process.exit(1);
   });
+  const metricsServer = metrics && listenForMetrics(config, logger, metrics);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -90,7 +90,7 @@ export function streamReact(deps: StreamDeps, req: Request, res: Response, next:
       // Returns the digest React writes into the HTML for the browser to report.
       onError(error) {
         if (error instanceof ClientAbortError) return undefined;
-        return deps.failures.record(error, req, res).digest;
+        return deps.failures.record(error, req, res, 'render').digest;
       },
     });
     if (deadline.aborted) stream.abort(deadline.reason);

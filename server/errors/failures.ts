@@ -4,6 +4,7 @@ import type { Digester } from './digest.ts';
 import { HttpError, statusOf } from './http-error.ts';
 import { serializeError } from './serialize-error.ts';
 import { pathOf } from '../url-path.ts';
+import type { FailureKind, Metrics } from '../metrics.ts';
 
 // error → status → digest → one log line → report. Every path that meets a failure (the
 // terminal middleware, React's onError, process faults) comes here, and each error object is
@@ -27,7 +28,8 @@ export interface FailureReport extends Failure {
 export type Reporter = (report: FailureReport & { digest: string }) => void;
 
 export interface FailureRecorder {
-  record(error: unknown, req: Request, res: Response): Failure;
+  /** `kind` says where it happened, for metrics: a route handler unless told otherwise. */
+  record(error: unknown, req: Request, res: Response, kind?: FailureKind): Failure;
 }
 
 /** A route label for the log: the page or Express route that handled the request. */
@@ -45,9 +47,9 @@ function recordedFor(res: Response): WeakMap<object, Failure> {
   return ((res.locals.failures as WeakMap<object, Failure> | undefined) ??= new WeakMap());
 }
 
-export function createFailureRecorder(deps: { digester: Digester; logger: Logger; reporter?: Reporter }): FailureRecorder {
+export function createFailureRecorder(deps: { digester: Digester; logger: Logger; reporter?: Reporter; metrics?: Pick<Metrics, 'failure'> }): FailureRecorder {
   return {
-    record(error, req, res) {
+    record(error, req, res, kind = 'route') {
       const recorded = recordedFor(res);
       const key = typeof error === 'object' && error !== null ? error : undefined;
       const known = key && recorded.get(key);
@@ -66,6 +68,7 @@ export function createFailureRecorder(deps: { digester: Digester; logger: Logger
       };
       if (status >= 500) deps.logger.error(fields, 'request failed');
       else deps.logger.info(fields, 'request rejected');
+      deps.metrics?.failure(kind, status);
       if (failure.digest !== undefined) deps.reporter?.({ ...where, error, digest: failure.digest });
       return failure;
     },
