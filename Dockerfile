@@ -46,6 +46,9 @@ COPY --from=build /app/dist ./dist
 # and npm then chmods the bin's file: only its owner may, so the operator's CLI (never loaded
 # by the server) belongs to the node user. Everything the server runs stays root's.
 RUN chown node:node dist/server/digest.js
+# Mount point of the shared assets volume (SHARED_ASSETS_DIR, see README "Run in production"):
+# owned by node, so an empty named volume mounted here starts out writable by the server.
+RUN mkdir -p /srv/assets && chown node:node /srv/assets
 
 # The official node images ship this unprivileged user (uid 1000).
 USER node

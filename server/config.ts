@@ -45,6 +45,8 @@ export interface Config {
   /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
   readonly hstsMaxAge: number;
   readonly release: string;
+  /** A directory every replica adds its assets to and serves from (see shared-assets.ts). */
+  readonly sharedAssetsDir: string | undefined;
   /** Port of the separate /metrics server; undefined: no metrics at all. */
   readonly metricsPort: number | undefined;
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
@@ -149,6 +151,13 @@ function sentry(env: Env, nodeEnv: NodeEnv): SentryConfig | undefined {
   };
 }
 
+function absolutePath(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!raw.startsWith('/') || raw.includes('\0')) throw new ConfigError(name, raw, 'an absolute path such as /srv/assets');
+  return raw;
+}
+
 function trustProxy(env: Env): TrustProxy {
   const raw = env.TRUST_PROXY?.trim();
   if (raw === undefined || raw === '' || raw === 'false') return false;
@@ -177,6 +186,7 @@ export function loadConfig(env: Env): Config {
     publicHostname: hostname(env, 'PUBLIC_HOSTNAME'),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: env.RELEASE || 'react-ssr-host@dev',
+    sharedAssetsDir: absolutePath(env, 'SHARED_ASSETS_DIR'),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
     sentry: Object.freeze(sentry(env, nodeEnv)),
   });

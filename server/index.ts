@@ -10,6 +10,7 @@ import { createDigester } from './errors/digest.ts';
 import { serializeError } from './errors/serialize-error.ts';
 import { createDevFrontend, createProdFrontend, type Frontend } from './frontend.ts';
 import { createHttpServer } from './http-server.ts';
+import { publishAssets } from './shared-assets.ts';
 import { createLogger } from './logger.ts';
 import { createMetrics, createMetricsServer, type Metrics } from './metrics.ts';
 import { createDrain } from './shutdown.ts';
@@ -20,11 +21,21 @@ function projectRoot(): string {
   return here.endsWith(join('dist', 'server')) ? resolve(here, '../..') : resolve(here, '..');
 }
 
-async function createFrontend(config: Config): Promise<Frontend> {
+async function createFrontend(config: Config, logger: Logger): Promise<Frontend> {
   const root = projectRoot();
   if (!config.isProduction) return createDevFrontend(root);
   const renderer = await import('../client/entry-server.tsx');
-  return createProdFrontend(join(root, 'dist/client'), renderer);
+  const clientDir = join(root, 'dist/client');
+  if (config.sharedAssetsDir !== undefined) {
+    try {
+      const copied = publishAssets(join(clientDir, 'assets'), config.sharedAssetsDir);
+      logger.info({ sharedAssetsDir: config.sharedAssetsDir, copied }, 'assets published to the shared directory');
+    } catch (error) {
+      logger.fatal({ code: (error as NodeJS.ErrnoException).code }, `cannot publish assets to SHARED_ASSETS_DIR=${config.sharedAssetsDir}: ${(error as Error).message}`);
+      process.exit(1);
+    }
+  }
+  return createProdFrontend(clientDir, renderer, config.sharedAssetsDir);
 }
 
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
@@ -80,7 +91,7 @@ async function main(): Promise<void> {
     logger.warn('DIGEST_KEY is not set: digests will differ between processes and releases');
   }
 
-  const frontend = await createFrontend(config);
+  const frontend = await createFrontend(config, logger);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
   const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics }));
