@@ -59,6 +59,7 @@ describe('metrics on METRICS_PORT', () => {
     for (let i = 0; i < 3; i += 1) await (await fetch(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } })).text();
     for (let i = 0; i < 2; i += 1) await (await fetch(`${server.url}/_diag/server-error`, { headers: DIAG })).text();
     await (await fetch(`${server.url}/_diag/api-error`, { headers: DIAG })).text();
+    await (await fetch(`${server.url}/_diag/loader-error`, { headers: { ...DIAG, 'user-agent': BROWSER_UA } })).text();
     const statuses: number[] = [];
     for (let i = 0; i <= REPORTS_ALLOWED; i += 1) {
       const res = await fetch(`${server.url}/api/client-errors`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(REPORT) });
@@ -69,9 +70,10 @@ describe('metrics on METRICS_PORT', () => {
     const delta = (name: string, labels: Record<string, string | RegExp> = {}) => sum(after, name, labels) - sum(before, name, labels);
 
     expect(delta('http_request_duration_seconds_count', { route: /^page:/, method: 'GET', status_class: '2xx' })).toBe(3);
-    expect(delta('http_request_duration_seconds_count', { status_class: '5xx' })).toBe(3);
+    expect(delta('http_request_duration_seconds_count', { status_class: '5xx' })).toBe(4);
     expect(delta('app_failures_total', { kind: 'render', status: '500' })).toBe(2);
     expect(delta('app_failures_total', { kind: 'route', status: '500' })).toBe(1);
+    expect(delta('app_failures_total', { kind: 'loader', status: '500' })).toBe(1);
     expect(delta('app_failures_total', { kind: 'client_report' })).toBe(REPORTS_ALLOWED);
     expect(delta('http_requests_refused_total', { reason: 'rate_limited' })).toBe(1);
     // The 429 is a failure the route recorded (4xx), besides being a refusal.
