@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyBuildContext, findEngine } from '../container/engine.ts';
-import { BALANCER_SOURCE, Cluster, DIAGNOSTICS_TOKEN, send, sleep } from './cluster.ts';
+import { BALANCER_SOURCE, Cluster, DIAGNOSTICS_TOKEN, send, sleep, type Replica } from './cluster.ts';
 import { startLoad } from './load.ts';
 
 const IMAGE_A = 'react-ssr-host:scale-a';
@@ -125,6 +125,16 @@ if (found.engine === undefined || skipped !== undefined) {
       expect((await engine.must(['exec', name, 'node', '--version'])).trim()).toMatch(/^v26\./);
     });
 
+    /** Mid-roll: the new release's entry chunk, which the old image never had, is served by the old replica. */
+    async function expectSkewServed(newReplica: Replica, oldReplica: Replica): Promise<void> {
+      const page = await send(`http://127.0.0.1:${newReplica.port}/`);
+      const entry = /<script type="module" src="(\/assets\/[^"]+)"/.exec(page.body)![1]!;
+      expect((await engine.run(['exec', oldReplica.name, 'test', '-e', `/app/dist/client${entry}`])).code).not.toBe(0);
+      const fromOld = await send(`http://127.0.0.1:${oldReplica.port}${entry}`);
+      expect(fromOld.status).toBe(200);
+      console.log(`mid-roll: ${entry} of the new release, absent from the old image, served by the old replica from the shared volume`);
+    }
+
     it('a rolling deploy to a build with new asset hashes drops nothing under load', async () => {
       const load = startLoad(cluster.url, LOAD);
       await sleep(STEADY_MS);
@@ -133,6 +143,7 @@ if (found.engine === undefined || skipped !== undefined) {
         const { exitCode } = await cluster.replace(slot, IMAGE_B);
         console.log(`replaced app${slot + 1} with ${IMAGE_B} in ${((Date.now() - started) / 1000).toFixed(1)} s (old one exited ${exitCode})`);
         expect(exitCode).toBe('0');
+        if (slot === 0) await expectSkewServed(cluster.replicas[0]!, cluster.replicas[1]!);
       }
       await sleep(STEADY_MS);
       const report = await load.stop();
