@@ -95,6 +95,7 @@ async function main(): Promise<void> {
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
   const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics }));
+  const metricsServer = metrics && listenForMetrics(config, logger, metrics);
 
   const stop = async (signal: string) => {
     const clean = await drain.drain(server, signal);
@@ -121,7 +122,6 @@ async function main(): Promise<void> {
     logger.fatal({ host: config.host, port: config.port, code: error.code }, `cannot listen on ${config.host}:${config.port}: ${error.message}`);
     process.exit(1);
   });
-  const metricsServer = metrics && listenForMetrics(config, logger, metrics);
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
