@@ -106,6 +106,15 @@ if (found.engine === undefined || skipped !== undefined) {
       expect(addressOf(direct)).toBe('127.0.0.3');
     });
 
+    it("the protocol is the balancer's X-Forwarded-Proto: a client's forged https is replaced", async () => {
+      // The app compares a loader's redirect with the request's origin, protocol included.
+      const redirect = (to: string) => send(`${cluster.url}/_diag/redirect?to=${encodeURIComponent(to)}`, { headers: { ...DIAG, 'x-forwarded-proto': 'https' } });
+      const sameOrigin = await redirect(`${cluster.url}/`);
+      expect(sameOrigin.status).toBe(302);
+      expect(sameOrigin.headers.location).toBe(`${cluster.url}/`);
+      expect((await redirect(cluster.url.replace('http:', 'https:') + '/')).status).toBe(500);
+    });
+
     it('rate limits are per real client, not per balancer', async () => {
       const report = JSON.stringify({ kind: 'caught', digest: 'c-1a2b3c4d5e6f', type: 'TypeError', message: 'x is undefined', path: '/' });
       const post = (localAddress: string) => send(`${cluster.url}/api/client-errors`, { localAddress, method: 'POST', headers: { 'content-type': 'application/json' }, body: report });
