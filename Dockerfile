@@ -6,9 +6,11 @@
 #   podman run -p 3000:3000 -e DIGEST_KEY=<16+ chars> react-ssr-host
 
 # One base for every stage: the node_modules built in one stage must run on the same Node
-# and the same libc in the next. Override with --build-arg NODE_IMAGE=node:20.20-bookworm-slim
+# and the same libc in the next. Node 26 is the current LTS (Node 20 reached its end of life in
+# April 2026); the app also runs on Node 20.19+ (package.json engines), which is what local
+# development and `npm test` use. Override with --build-arg NODE_IMAGE=node:26.10.0-bookworm-slim
 # (or a digest) to pin it harder.
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 # --- deps: every dependency, dev ones included, because the build needs vite. Only the
 # manifests are copied, so this layer is reused until package*.json changes.
@@ -44,6 +46,9 @@ COPY --from=build /app/dist ./dist
 # and npm then chmods the bin's file: only its owner may, so the operator's CLI (never loaded
 # by the server) belongs to the node user. Everything the server runs stays root's.
 RUN chown node:node dist/server/digest.js
+# Mount point of the shared assets volume (SHARED_ASSETS_DIR, see README "Run in production"):
+# owned by node, so an empty named volume mounted here starts out writable by the server.
+RUN mkdir -p /srv/assets && chown node:node /srv/assets
 
 # The official node images ship this unprivileged user (uid 1000).
 USER node

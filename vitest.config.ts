@@ -11,8 +11,8 @@ export default defineConfig({
     // The error pages inline their stylesheet (`?raw`): the tests must see its real text.
     css: { include: [/error-page\.css/] },
     include: ['tests/**/*.test.{ts,tsx}'],
-    // The container test needs a container engine; `npm run test:container` runs it.
-    exclude: ['tests/container/**', 'node_modules/**'],
+    // The container and scale-out tests need a container engine: .ci/run runs them.
+    exclude: ['tests/container/**', 'tests/scale-out/**', 'node_modules/**'],
     // Builds the app once: production-mode tests, spawned servers and the browser need it.
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 20_000,

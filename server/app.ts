@@ -15,6 +15,7 @@ import { createTunnelRouter } from './tunnel.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createHealthRouter } from './health.ts';
 import { createHttpLogger } from './logger.ts';
+import type { Metrics } from './metrics.ts';
 import { createPageHandlers, DATA_PATH } from './pages.ts';
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
 import { normalizeTarget, rejectMalformedTarget } from './request-target.ts';
@@ -26,6 +27,8 @@ export interface AppDeps {
   isShuttingDown?: () => boolean;
   /** Sentry, when configured: where 5xx failures are reported, and the request's trace. */
   telemetry?: { report: Reporter; traceMeta: () => TraceMeta | undefined };
+  /** Prometheus metrics, when METRICS_PORT is set (served apart, see metrics.ts). */
+  metrics?: Metrics;
 }
 
 /** A path whose percent-encoding is broken cannot be routed: 400, not a 500 from deep inside. */
@@ -47,12 +50,14 @@ export function createApp(config: Config, deps: AppDeps): Express {
     reporter: deps.telemetry?.report,
     fixStack: deps.frontend.fixStack,
     proofs,
+    metrics: deps.metrics,
   });
   const pages = createPageHandlers({ config, failures, frontend: deps.frontend, traceMeta: deps.telemetry?.traceMeta });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
 
+  if (deps.metrics) app.use(deps.metrics.middleware);
   app.use(createHttpLogger(deps.logger));
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
   app.use(securityHeaders(config));

@@ -9,10 +9,13 @@ export const NODE_ENVS = ['development', 'production', 'test'] as const;
 /** React Router's default; long enough for slow data, short enough never to hold a socket. */
 export const DEFAULT_STREAM_TIMEOUT_MS = 5_000;
 /**
- * Docker and podman send SIGKILL 10 s after SIGTERM by default: 7 s of draining plus up to
- * 2 s of flushing Sentry ends inside that (Kubernetes waits 30 s).
+ * Docker and podman send SIGKILL 10 s after SIGTERM by default: 2 s of readiness 503 (a load
+ * balancer checking every second marks a replica down after two failed checks), 5 s of
+ * draining and up to 2 s of flushing Sentry end inside that. Kubernetes waits 30 s by default
+ * (terminationGracePeriodSeconds); deploy/kubernetes/ sets longer values to match.
  */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 7_000;
+export const DEFAULT_SHUTDOWN_DELAY_MS = 2_000;
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 /** Long enough for a healthy Sentry ingest, short enough not to pile up sockets when it is not. */
 export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
 /** A per-deployment secret must be long enough not to be guessed. */
@@ -30,6 +33,9 @@ export interface Config {
   readonly isProduction: boolean;
   readonly logLevel: LogLevel;
   readonly streamTimeoutMs: number;
+  /** Readiness answers 503 this long after the signal, while the server still serves. */
+  readonly shutdownDelayMs: number;
+  /** Then in-flight responses get this long once the listener is closed. */
   readonly shutdownGraceMs: number;
   /** Key of the digest HMAC; undefined means a random key per process (see digest.ts). */
   readonly digestKey: string | undefined;
@@ -41,6 +47,10 @@ export interface Config {
   /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
   readonly hstsMaxAge: number;
   readonly release: string;
+  /** A directory every replica adds its assets to and serves from (see shared-assets.ts). */
+  readonly sharedAssetsDir: string | undefined;
+  /** Port of the separate /metrics server; undefined: no metrics at all. */
+  readonly metricsPort: number | undefined;
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
   readonly sentry: SentryConfig | undefined;
 }
@@ -176,6 +186,13 @@ function isProxyAddress(item: string): boolean {
   return family === 4 && isIP(range) === 4;
 }
 
+function absolutePath(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!raw.startsWith('/') || raw.includes('\0')) throw new ConfigError(name, raw, 'an absolute path such as /srv/assets');
+  return raw;
+}
+
 /**
  * Express's `trust proxy`. `true` is refused: it believes the left-most X-Forwarded-For entry,
  * which any client writes, so a client could pick its own address, rate-limit key and host.
@@ -208,6 +225,7 @@ export function loadConfig(env: Env): Config {
     isProduction,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     streamTimeoutMs: integer(env, 'STREAM_TIMEOUT_MS', DEFAULT_STREAM_TIMEOUT_MS, 100, 600_000),
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', DEFAULT_SHUTDOWN_DELAY_MS, 0, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 600_000),
     digestKey: secret(env, 'DIGEST_KEY'),
     diagnosticsToken: secret(env, 'DIAGNOSTICS_TOKEN'),
@@ -215,6 +233,8 @@ export function loadConfig(env: Env): Config {
     publicHostname: hostname(env, 'PUBLIC_HOSTNAME'),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: env.RELEASE || 'react-ssr-host@dev',
+    sharedAssetsDir: absolutePath(env, 'SHARED_ASSETS_DIR'),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
     sentry: Object.freeze(sentry(env, nodeEnv)),
   });
 }

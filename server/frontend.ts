@@ -79,12 +79,16 @@ export function chunksFromManifest(manifest: Record<string, ManifestChunk>, base
   };
 }
 
-/** Production: the built client in `clientDir`, its manifest read once at start-up. */
-export function createProdFrontend(clientDir: string, renderer: Renderer): Frontend {
+/**
+ * Production: the built client in `clientDir`, its manifest read once at start-up. With
+ * `sharedAssetsDir`, assets this build lacks are served from there (see shared-assets.ts).
+ */
+export function createProdFrontend(clientDir: string, renderer: Renderer, sharedAssetsDir?: string): Frontend {
   const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const assets = express.static(join(clientDir, 'assets'), { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false });
+  const options = { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false };
   const router = express.Router();
-  router.use('/assets', assets);
+  router.use('/assets', express.static(join(clientDir, 'assets'), options));
+  if (sharedAssetsDir !== undefined) router.use('/assets', express.static(sharedAssetsDir, { ...options, dotfiles: 'ignore' }));
   return {
     middleware: router,
     assets: assetsFromManifest(manifest),

@@ -6,10 +6,17 @@ export function createHealthRouter(isShuttingDown: () => boolean): Router {
   router.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').type('text/plain').send('ok');
   });
-  // 503 while draining, so a load balancer stops sending traffic before the process exits.
+  // 503 from the first signal on, while the server still accepts (see shutdown.ts), so a load
+  // balancer takes this replica out of rotation before its listener closes.
   router.get('/readyz', (_req, res) => {
     const draining = isShuttingDown();
     res.status(draining ? 503 : 200).set('Cache-Control', 'no-store').type('text/plain').send(draining ? 'shutting down' : 'ready');
+  });
+  // While shutting down, every response closes its connection (RFC 9112 §9.6), so keep-alive
+  // clients reconnect, and land on a replica that stays.
+  router.use((_req, res, next) => {
+    if (isShuttingDown()) res.set('Connection', 'close');
+    next();
   });
   return router;
 }

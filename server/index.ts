@@ -1,5 +1,6 @@
 // The process entry, and the only place that listens, handles signals and exits:
 // config → logger → frontend → createApp → listen; on SIGTERM/SIGINT drain, flush, exit.
+import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
@@ -10,7 +11,9 @@ import { serializeError } from './errors/serialize-error.ts';
 import { createSourceMapper } from './errors/source-maps.ts';
 import { createDevFrontend, createProdFrontend, type Frontend } from './frontend.ts';
 import { createHttpServer } from './http-server.ts';
+import { publishAssets } from './shared-assets.ts';
 import { createLogger } from './logger.ts';
+import { createMetrics, createMetricsServer, type Metrics } from './metrics.ts';
 import { createDrain } from './shutdown.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
@@ -19,24 +22,35 @@ function projectRoot(): string {
   return here.endsWith(join('dist', 'server')) ? resolve(here, '../..') : resolve(here, '..');
 }
 
-async function createFrontend(config: Config): Promise<Frontend> {
+async function createFrontend(config: Config, logger: Logger): Promise<Frontend> {
   const root = projectRoot();
   if (!config.isProduction) return createDevFrontend(root);
   const renderer = await import('../client/entry-server.tsx');
-  return createProdFrontend(join(root, 'dist/client'), renderer);
+  const clientDir = join(root, 'dist/client');
+  if (config.sharedAssetsDir !== undefined) {
+    try {
+      const copied = publishAssets(join(clientDir, 'assets'), config.sharedAssetsDir);
+      logger.info({ sharedAssetsDir: config.sharedAssetsDir, copied }, 'assets published to the shared directory');
+    } catch (error) {
+      logger.fatal({ code: (error as NodeJS.ErrnoException).code }, `cannot publish assets to SHARED_ASSETS_DIR=${config.sharedAssetsDir}: ${(error as Error).message}`);
+      process.exit(1);
+    }
+  }
+  return createProdFrontend(clientDir, renderer, config.sharedAssetsDir);
 }
 
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
 type SentryModule = typeof import('./sentry.ts');
 
 /** A fault outside any request: log and report it with a digest, flush, exit so we restart. */
-function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined): void {
+function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined, metrics: Metrics | undefined): void {
   const digester = createDigester(config.digestKey);
   const { fixStack } = createSourceMapper();
   const fatal = (kind: string) => async (error: unknown) => {
     fixStack(error);
     const digest = digester(error);
     logger.fatal({ digest, kind, error: serializeError(error) }, 'process fault: exiting');
+    metrics?.failure('process', undefined);
     logger.flush();
     if (sentry) {
       // Whatever was thrown is reported as it is; if Sentry cannot read it, the log line stands.
@@ -60,6 +74,21 @@ function routeProcessWarnings(logger: Logger): void {
   process.on('warning', (warning) => logger.warn({ error: serializeError(warning) }, `node warning: ${warning.name}`));
 }
 
+/** The /metrics server on its own port (see metrics.ts); a port in use is fatal like the app's. */
+function listenForMetrics(config: Config, logger: Logger, metrics: Metrics): Server {
+  const server = createMetricsServer(metrics);
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    logger.fatal({ host: config.host, metricsPort: config.metricsPort, code: error.code }, `cannot listen for metrics on ${config.host}:${config.metricsPort}: ${error.message}`);
+    process.exit(1);
+  });
+  server.listen(config.metricsPort, config.host, () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.metricsPort;
+    logger.info({ metricsPort: port }, `metrics on http://${config.host}:${port}/metrics`);
+  });
+  return server;
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -71,19 +100,23 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config);
   const sentry = config.sentry ? await import('./sentry.ts') : undefined;
-  handleProcessFaults(config, logger, sentry);
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics();
+  handleProcessFaults(config, logger, sentry, metrics);
   routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
     logger.warn('DIGEST_KEY is not set: digests will differ between processes and releases');
   }
 
-  const frontend = await createFrontend(config);
-  const drain = createDrain(logger, config.shutdownGraceMs);
+  const frontend = await createFrontend(config, logger);
+  const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
-  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry }), undefined, logger);
+  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics }), undefined, logger);
+  const metricsServer = metrics && listenForMetrics(config, logger, metrics);
 
   const stop = async (signal: string) => {
     const clean = await drain.drain(server, signal);
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
     await frontend.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
@@ -91,8 +124,15 @@ async function main(): Promise<void> {
     logger.flush();
     process.exit(clean ? 0 : 1);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // `on`, not `once`: a second signal must reach our handler (which ignores it), not Node's
+  // default, which would kill the process mid-drain. See shutdown.ts.
+  let stopping: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) void drain.drain(server, signal);
+    else stopping = stop(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 
   server.once('error', (error: NodeJS.ErrnoException) => {
     logger.fatal({ host: config.host, port: config.port, code: error.code }, `cannot listen on ${config.host}:${config.port}: ${error.message}`);

@@ -84,7 +84,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
         // a client that left is not a failure at all.
         const cause = signal.aborted ? signal.reason : error;
         if (cause instanceof ClientAbortError) return { status: 499, digest: undefined };
-        return deps.failures.record(cause, req, res);
+        return deps.failures.record(cause, req, res, 'loader');
       },
       page: {
         assets: deps.frontend.assets,

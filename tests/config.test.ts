@@ -6,7 +6,7 @@ import { ROOT } from './support/spawn-server.ts';
 describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, nodeEnv: 'development', logLevel: 'info', streamTimeoutMs: 5000, shutdownGraceMs: 7000, trustProxy: false, sentry: undefined });
+    expect(config).toMatchObject({ port: 3000, nodeEnv: 'development', logLevel: 'info', streamTimeoutMs: 5000, shutdownDelayMs: 2000, shutdownGraceMs: 5000, trustProxy: false, sentry: undefined });
     expect(Object.isFrozen(config)).toBe(true);
   });
 

@@ -1,6 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getChunks, openStream } from './support/http.ts';
-import { spawnServer, type SpawnedServer } from './support/spawn-server.ts';
+import { ROOT, spawnServer, type SpawnedServer } from './support/spawn-server.ts';
 import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
 
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
@@ -22,6 +26,21 @@ describe('production process', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect((await asset.text()).length).toBeGreaterThan(0);
+  });
+
+  it('npm start where only production dependencies are installed and nothing is built says so in one line and exits 1', () => {
+    // A checkout with its sources but no node_modules/vite and no dist/: what `npm ci --omit=dev` leaves.
+    const dir = mkdtempSync(join(tmpdir(), 'react-ssr-host-nodev-'));
+    try {
+      for (const path of ['package.json', 'scripts/ensure-build.js', 'server/index.ts']) cpSync(join(ROOT, path), join(dir, path));
+      const result = spawnSync('npm', ['start', '--silent'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+      expect(result.status).toBe(1);
+      const lines = `${result.stdout}${result.stderr}`.split('\n').filter((line) => line.trim() && !line.startsWith('npm warn'));
+      expect(lines).toEqual([expect.stringMatching(/^No build in dist\/ and no dev dependencies to make one: run `npm ci && npm run build`/)]);
+      expect(existsSync(join(dir, 'dist'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('on %s lets an in-flight stream finish, then exits 0', async (signal) => {

@@ -15,7 +15,7 @@ const READY_TIMEOUT_MS = 30_000;
 const READY_POLL_MS = 10;
 /** One health probe; loopback answers in well under a millisecond when the server is up. */
 const PROBE_TIMEOUT_MS = 1_000;
-/** The server's default grace period is 7 s (SHUTDOWN_GRACE_MS); past that plus slack, kill. */
+/** The server's default shutdown takes at most 9 s (2 s delay, 5 s grace, 2 s flush); past that plus slack, kill. */
 const STOP_TIMEOUT_MS = 15_000;
 
 export interface SpawnOptions {

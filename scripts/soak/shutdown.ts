@@ -6,7 +6,7 @@ import { send, type Outcome } from './client.ts';
 import { slowStream, type Kind } from './mix.ts';
 import { runTraffic } from './traffic.ts';
 
-/** Streams open when the signal lands; each finishes well inside the 7 s default grace period. */
+/** Streams open when the signal lands; each finishes well inside the 2 s delay and 5 s grace of the defaults. */
 const IN_FLIGHT_STREAMS = 4;
 const IN_FLIGHT_MS = 1_500;
 /** Load already running for a moment before the signal. */

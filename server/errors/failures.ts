@@ -7,6 +7,7 @@ import { HttpError, statusOf } from './http-error.ts';
 import { serializeError } from './serialize-error.ts';
 import { isInstance, unwrapThrown } from './thrown-value.ts';
 import { pathOf } from '../url-path.ts';
+import type { FailureKind, Metrics } from '../metrics.ts';
 
 // error → status → digest → one log line → report. Every path that meets a failure (the
 // terminal middleware, React's onError, process faults) comes here, and each thrown value is
@@ -30,7 +31,8 @@ export interface FailureReport extends Failure {
 export type Reporter = (report: FailureReport & { digest: string }) => void;
 
 export interface FailureRecorder {
-  record(error: unknown, req: Request, res: Response): Failure;
+  /** `kind` says where it happened, for metrics: a route handler unless told otherwise. */
+  record(error: unknown, req: Request, res: Response, kind?: FailureKind): Failure;
   /**
    * Records a failure inside a page's render and returns what React writes into that page for
    * the browser (`<digest>.<proof>`, shared/digest-proof.ts); undefined for a 4xx.
@@ -67,12 +69,14 @@ interface RecorderDeps {
   fixStack?: (error: unknown) => void;
   /** Signs the digests written into pages, so browser reports of them can be verified. */
   proofs?: ReportProofs;
+  /** Counts failures by kind and status (server/metrics.ts), when metrics are on. */
+  metrics?: Pick<Metrics, 'failure'>;
 }
 
 export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
   const recorder: FailureRecorder = {
     digestForPage(error, req, res) {
-      const { digest } = recorder.record(error, req, res);
+      const { digest } = recorder.record(error, req, res, 'render');
       if (digest === undefined || deps.proofs === undefined) return digest;
       return joinDigestProof(digest, deps.proofs.sign(digest, String(req.id)));
     },
@@ -82,7 +86,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       const fields = { digest: original.digest, status: original.status, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
       deps.logger.error({ ...fields, secondaryFailure: true, error: serializeError(unwrapThrown(error)) }, 'the error page failed: sent the static fallback');
     },
-    record(thrown, req, res) {
+    record(thrown, req, res, kind = 'route') {
       const error = unwrapThrown(thrown);
       const recorded = recordedFor(res);
       const known = recorded.get(error);
@@ -102,6 +106,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       };
       if (status >= 500) deps.logger.error(fields, 'request failed');
       else deps.logger.info(fields, 'request rejected');
+      deps.metrics?.failure(kind, status);
       if (failure.digest !== undefined) report(deps, { ...where, error, digest: failure.digest });
       return failure;
     },

@@ -12,7 +12,7 @@ import { copyBuildContext, findEngine, type Engine } from './engine.ts';
 const IMAGE = 'react-ssr-host:test';
 const DIAGNOSTICS_TOKEN = 'container-test-diagnostics-token';
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
-/** The server's default SHUTDOWN_GRACE_MS, inside the engines' default 10 s stop timeout. */
+/** The server's default SHUTDOWN_DELAY_MS + SHUTDOWN_GRACE_MS, inside the engines' 10 s stop timeout. */
 const GRACE_MS = 7_000;
 const DEV_ONLY_PACKAGES = ['vite', 'vitest', 'typescript', 'tsx', '@vitejs/plugin-react', 'supertest', 'playwright-core'];
 

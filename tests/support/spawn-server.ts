@@ -13,13 +13,19 @@ export interface SpawnedServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs a command that starts the built server (PORT=0) and waits for its "listening" line. */
-export async function spawnServer(env: Record<string, string> = {}, command = ['node', 'dist/server/index.js']): Promise<SpawnedServer> {
+/**
+ * Runs a command that starts the built server (PORT=0) and waits for its "listening" line.
+ * The readiness delay before a drain (SHUTDOWN_DELAY_MS) is 0 unless a test sets it: it only
+ * matters behind a load balancer. `detached` puts the command in a process group of its own,
+ * as a terminal does, so a test can signal the whole group the way Ctrl-C does.
+ */
+export async function spawnServer(env: Record<string, string> = {}, command = ['node', 'dist/server/index.js'], options: { detached?: boolean } = {}): Promise<SpawnedServer> {
   const [file, ...args] = command as [string, ...string[]];
   const child = spawn(file, args, {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   const logs = new LogCapture();
   let stderr = '';
