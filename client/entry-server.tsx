@@ -25,10 +25,15 @@ import { routes as appRoutes } from './routes.tsx';
 
 export type { Renderer, ServerErrorPageProps, StreamOptions } from '../shared/page-seam.ts';
 
+/** What the static handler passes every loader (`requestContext`). */
+interface LoaderContext {
+  signal: AbortSignal;
+}
+
 const serverLoader: LoaderFor = (entry) =>
-  (async ({ params, request }) => {
+  (async ({ params, request, context }) => {
     const { loader } = await entry.server();
-    const data = await loader({ params, request, signal: request.signal });
+    const data = await loader({ params, request, signal: (context as LoaderContext).signal });
     handleDeferred(data);
     return data;
   }) satisfies LoaderFunction;
@@ -71,7 +76,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
 
   /** The routes the request matches, or none when it names a diagnostic route without the token. */
   function match(context: PageRequestContext) {
-    const matches = matchRoutes(handler.dataRoutes, new URL(context.request.url).pathname);
+    const matches = matchRoutes(handler.dataRoutes, context.url.pathname);
     if (matches === null) return null;
     const diagnostics = matches.some((m) => (m.route.handle as RouteHandle | undefined)?.diagnostics);
     return diagnostics && !context.allowDiagnostics ? null : matches;
@@ -120,7 +125,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   async function page(context: PageRequestContext): Promise<PageOutcome> {
     const matches = match(context);
     if (matches === null) return { type: 'no-route' };
-    const result = await handler.query(context.request);
+    const result = await handler.query(context.request, { requestContext: { signal: context.signal } satisfies LoaderContext });
     if (result instanceof Response) return redirectOf(result);
     const fail = failureOf(context);
     // React Router sends a failure to the nearest route that declares a boundary, else to the
@@ -153,6 +158,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     if (matches === null) return { type: 'no-route' };
     const wanted = new Set(routeIds);
     const result = await handler.query(context.request, {
+      requestContext: { signal: context.signal } satisfies LoaderContext,
       filterMatchesToLoad: (m) => wanted.has(m.route.id),
       // The browser's router bubbles each failure to its boundary itself.
       skipLoaderErrorBubbling: true,

@@ -75,9 +75,14 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
 
   /** What the renderer gets of this request; `url` is the page's own path and query. */
   function contextFor(req: Request, res: Response, url: string, signal: AbortSignal): PageRequestContext {
-    const origin = requestOrigin(req);
+    const pageUrl = new URL(url, requestOrigin(req));
+    let request: globalThis.Request | undefined;
     return {
-      request: new Request(new URL(url, origin), { method: 'GET', headers: req.headers as Record<string, string>, signal }),
+      url: pageUrl,
+      get request() {
+        return (request ??= new globalThis.Request(pageUrl, { method: 'GET', headers: req.headers as Record<string, string> }));
+      },
+      signal,
       allowDiagnostics: diagnosticsAllowed(deps.config, req),
       recordFailure(error) {
         // Once the deadline fires, whatever fails because of it is that one failure, recorded once;

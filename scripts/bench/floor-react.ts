@@ -25,7 +25,9 @@ function page(path: (url: URL) => string): RequestHandler {
   return async (req, res) => {
     const url = new URL(req.originalUrl, 'http://127.0.0.1');
     const outcome = await routePage({
+      url: new URL(path(url), url),
       request: new Request(new URL(path(url), url)),
+      signal: new AbortController().signal,
       allowDiagnostics: true,
       recordFailure: () => ({ status: 500, digest: undefined }),
       page: { assets, preloadsFor: chunksFromManifest(manifest), requestId: randomUUID(), hostname: 'localhost' },
