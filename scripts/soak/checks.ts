@@ -65,7 +65,7 @@ function digestChecks(facts: SoakFacts): Check[] {
     check('every failure response carries a digest', failures.filter((o) => o.digests.length === 0), failures.length, what),
     check('every digest in a response is a level-50 line with the same request id', withDigest.filter((o) => !o.digests.every((d) => inLog(o, d))), withDigest.length, (o) => `${o.kind.name} ${o.digests.join(',')}`),
     strays === 0 ? once : { ...once, pass: false, detail: `${once.detail}; ${strays} error lines for requests the soak did not see` },
-    check('one access line per request (health checks excepted)', logged.filter((o) => facts.logs.accessByReq.get(o.reqId!) !== 1), logged.length, (o) => `${o.kind.name} ×${facts.logs.accessByReq.get(o.reqId!) ?? 0}`),
+    check('one access line per request (health checks and assets excepted)', logged.filter((o) => facts.logs.accessByReq.get(o.reqId!) !== 1), logged.length, (o) => `${o.kind.name} ×${facts.logs.accessByReq.get(o.reqId!) ?? 0}`),
   ];
 }
 
@@ -98,8 +98,8 @@ function stoppedDetail(logs: LogIndex): string {
   if (!logs.stopped) return `no "stopped" line; last: ${JSON.stringify(logs.last?.msg)}`;
   if (logs.afterStopped.length === 0) return JSON.stringify({ msg: logs.stopped.msg, clean: logs.stopped.clean });
   const after = logs.afterStopped.map((line) => {
-    const req = line.req as { method?: string; path?: string } | undefined;
-    return `"${line.msg}" ${req ? `${req.method} ${req.path} ` : ''}time ${String(line.time)}`;
+    const where = typeof line.path === 'string' ? `${String(line.method)} ${line.path} ` : '';
+    return `"${line.msg}" ${where}time ${String(line.time)}`;
   });
   return `${after.length} line(s) after "stopped" (time ${String(logs.stopped.time)}): ${after.slice(0, 3).join('; ')}`;
 }

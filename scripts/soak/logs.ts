@@ -5,8 +5,8 @@ export type LogLine = Record<string, unknown> & { level?: number; msg?: string }
 
 /** pino's level for `error`: every 5xx failure is logged there, exactly once. */
 export const ERROR_LEVEL = 50;
-/** pino-http's messages for the one access line each request gets. */
-const ACCESS_MESSAGE = /^request (completed|aborted)/;
+/** The access line's messages (server/access-log.ts): one line per request. */
+const ACCESS_MESSAGE = /^request (completed|aborted)$/;
 
 export class LogIndex {
   readonly failuresByReq = new Map<string, LogLine[]>();
@@ -35,7 +35,7 @@ export class LogIndex {
     if (this.stopped) this.afterStopped.push(line);
     if (line.msg === 'stopped') this.stopped = line;
     if ((line.level ?? 0) >= ERROR_LEVEL) this.addFailure(line);
-    const accessId = (line.req as { id?: unknown } | undefined)?.id;
+    const accessId = line.reqId;
     if (typeof accessId === 'string' && ACCESS_MESSAGE.test(String(line.msg))) {
       this.accessByReq.set(accessId, (this.accessByReq.get(accessId) ?? 0) + 1);
     }
