@@ -10,6 +10,8 @@ export const isAccessLine = (line: LogLine) => line.msg === 'request completed' 
 /** A pino destination that keeps every line, parsed, for assertions. */
 export class LogCapture extends Writable {
   readonly lines: LogLine[] = [];
+  /** The same lines as written, to weigh them. */
+  readonly raw: string[] = [];
   /** Lines that were not JSON: a server must write none (npm may). */
   readonly other: string[] = [];
   private partial = '';
@@ -24,8 +26,10 @@ export class LogCapture extends Writable {
     this.partial = parts.pop() ?? '';
     // Only JSON lines are log lines (npm and pino-pretty may print others).
     for (const part of parts) {
-      if (part.startsWith('{')) this.lines.push(JSON.parse(part) as LogLine);
-      else if (part !== '') this.other.push(part);
+      if (part.startsWith('{')) {
+        this.raw.push(part);
+        this.lines.push(JSON.parse(part) as LogLine);
+      } else if (part !== '') this.other.push(part);
     }
   }
 
