@@ -71,8 +71,10 @@ describe('pages from the route table', () => {
     expect(res.text).toContain('This page could not be found.');
     expect(res.text).toContain('class="site-header"');
     const reqId = res.headers['x-request-id'] as string;
-    expect(host.logs.failures(reqId)).toMatchObject([{ level: 30, status: 404, route: 'page:guide' }]);
-    expect(host.logs.failures(reqId)[0]!.digest).toBeUndefined();
+    // A 4xx is one access line with its reason (README, "The access line"), no failure line.
+    expect(host.logs.failures(reqId)).toEqual([]);
+    expect(host.logs.access(reqId)).toMatchObject({ level: 30, status: 404, route: 'page:guide', reason: expect.any(String) });
+    expect(host.logs.access(reqId)!.digest).toBeUndefined();
   });
 
   it('a loader’s redirect answers 302 with its Location', async () => {
