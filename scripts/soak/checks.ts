@@ -1,5 +1,6 @@
 // What the soak proves, one check per guarantee. Each returns PASS/FAIL with its evidence.
 import type { Exit } from '../bench/spawn.ts';
+import { ACCEPTED_REPORTS, type Abuse } from './abuse.ts';
 import type { Outcome } from './client.ts';
 import type { LogIndex } from './logs.ts';
 
@@ -20,7 +21,14 @@ export interface SoakFacts {
   stderr: string;
   rssMb: { warm: number; end: number };
   fds: { warm: number; end: number };
+  /** What each abusive client made the server write (scripts/soak/abuse.ts), when they ran. */
+  abuse?: Abuse[];
 }
+
+/** server/log-bound.ts: no line over 8 KB. */
+export const MAX_LINE_BYTES = 8 * 1024;
+/** Refusals write a line when they start and one with the count when the minute ends. */
+const SUMMARY_LINES = 2;
 
 /** Growth allowed between the settled samples after warm-up and at the end. */
 export const RSS_MAX_GROWTH = 0.1;
@@ -104,6 +112,28 @@ function stoppedDetail(logs: LogIndex): string {
   return `${after.length} line(s) after "stopped" (time ${String(logs.stopped.time)}): ${after.slice(0, 3).join('; ')}`;
 }
 
+function abuseChecks(facts: SoakFacts): Check[] {
+  if (facts.abuse === undefined) return [];
+  const byName = new Map(facts.abuse.map((abuse) => [abuse.name, abuse]));
+  const perRequest = (name: string): Check => {
+    const abuse = byName.get(name)!;
+    return { name: `${name}: at most one line per request`, pass: abuse.lines <= abuse.requests, detail: `${abuse.lines} lines for ${abuse.requests} requests` };
+  };
+  const reports = byName.get('report flood')!;
+  const reportBound = 2 * ACCEPTED_REPORTS + SUMMARY_LINES;
+  return [
+    { name: 'an abusive client\'s 14 KB header is in no log line', pass: facts.logs.markedLines === 0, detail: `${facts.logs.markedLines} lines contain it` },
+    { name: `no log line over ${MAX_LINE_BYTES} bytes`, pass: facts.logs.longestLineBytes <= MAX_LINE_BYTES, detail: `longest ${facts.logs.longestLineBytes} bytes` },
+    perRequest('big headers (14 KB)'),
+    perRequest('404 flood'),
+    {
+      name: `report flood: at most ${reportBound} lines however many are refused`,
+      pass: reports.lines <= reportBound,
+      detail: `${reports.lines} lines for ${reports.requests} reports (${reports.statuses['429'] ?? 0} refused)`,
+    },
+  ];
+}
+
 export function evaluate(facts: SoakFacts): Check[] {
-  return [...resourceChecks(facts), ...statusChecks(facts), ...digestChecks(facts), ...drainChecks(facts)];
+  return [...resourceChecks(facts), ...statusChecks(facts), ...digestChecks(facts), ...drainChecks(facts), ...abuseChecks(facts)];
 }

@@ -16,12 +16,22 @@ export class LogIndex {
   /** Lines on stdout that are not JSON (nothing should be). */
   readonly notJson: string[] = [];
   lines = 0;
+  /** Bytes of stdout so far (UTF-8, newlines included), and the longest line. */
+  bytes = 0;
+  longestLineBytes = 0;
+  /** Lines that contain this marker (the abusive clients' big header must be in none). */
+  marker: string | undefined;
+  markedLines = 0;
   last: LogLine | undefined;
   /** The "stopped" line, and any written after it (nothing should be). */
   stopped: LogLine | undefined;
   readonly afterStopped: LogLine[] = [];
 
   readonly add = (text: string): void => {
+    const size = Buffer.byteLength(text) + 1;
+    this.bytes += size;
+    this.longestLineBytes = Math.max(this.longestLineBytes, size);
+    if (this.marker !== undefined && text.includes(this.marker)) this.markedLines++;
     if (text.trim() === '') return;
     let line: LogLine;
     try {
