@@ -81,6 +81,18 @@ function refusedBy(req: Request): string | undefined {
   return limit !== undefined && limit.used > limit.limit ? limit.key : undefined;
 }
 
+/**
+ * The access line of an answer given outside Express: a request Node's parser rejected (its
+ * method and path unread: empty) or a CONNECT (server/http-server.ts). Same contract, same
+ * message; `reason` says why.
+ */
+export function outsideAccessLine(answer: { reqId: string; method?: string; path?: string; route: string; status: number; bytes: number; ip: string | undefined; reason: string }): AccessLine {
+  const { reqId, method = '', path = '', route, status, bytes, ip, reason } = answer;
+  return { reqId, method: cut(method, MAX_ROUTE_CHARS), path: cut(path, MAX_PATH_CHARS), route, status, durationMs: 0, bytes, ip, reason: cut(reason, MAX_REASON_CHARS) };
+}
+
+export const ACCESS_MESSAGE = 'request completed';
+
 export interface AccessLogOptions {
   logger: Logger;
   /** Config LOG_REQUEST_HEADERS: lower-case names. */
@@ -130,7 +142,7 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     return logger.isLevelEnabled(wanted) ? wanted : 'silent';
   }
 
-  const message = (req: IncomingMessage, res: ServerResponse) => (!req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted');
+  const message = (req: IncomingMessage, res: ServerResponse) => (!req.readableAborted && res.writableEnded ? ACCESS_MESSAGE : 'request aborted');
   const build = (req: IncomingMessage, res: ServerResponse) => accessLine(req as Request, res as Timed);
 
   const middleware = pinoHttp({

@@ -124,12 +124,13 @@ describe('pages from the route table', () => {
     const res = await request(host.app).get('/fixture/ada?missing=1').expect(404);
     const normalise = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
     expect(normalise(res.text)).toBe(normalise(unknown.text));
-    expect(host.logs.failures(res.headers['x-request-id'] as string)).toHaveLength(1);
+    // A 4xx is one access line with its reason, no failure line.
+    expect(host.logs.forRequest(res.headers['x-request-id'] as string)).toEqual([expect.objectContaining({ status: 404, reason: expect.any(String) })]);
   });
 
   it('answers with the status of the failure it logged: a loader’s 400 is a 400, on a page and in navigation data', async () => {
     const page = await request(host.app).get('/_diag/slow?ms=abc').set(DIAG).expect(400);
-    expect(host.logs.failures(page.headers['x-request-id'] as string)).toMatchObject([{ status: 400 }]);
+    expect(host.logs.forRequest(page.headers['x-request-id'] as string)).toMatchObject([{ status: 400, reason: expect.any(String), msg: 'request completed' }]);
     const data = await request(host.app).get('/_data/_diag/slow?ms=abc&_routes=diag-slow').set(DIAG).expect(400);
     expect(JSON.parse(data.text.split('\n')[0]!)).toMatchObject({ errors: { 'diag-slow': { status: 400 } } });
   });
