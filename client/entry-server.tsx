@@ -13,7 +13,7 @@ import {
 import { Document } from '../shared/Document.tsx';
 import { ErrorPage } from '../shared/ErrorPage.tsx';
 import ERROR_PAGE_CSS from '../shared/error-page.css?raw';
-import type { DataOutcome, PageOutcome, PageRequestContext, Renderer, ServerErrorPageProps, StreamOptions } from '../shared/page-seam.ts';
+import type { DataOutcome, MatchContext, PageOutcome, PageRequestContext, Renderer, ServerErrorPageProps, StreamOptions } from '../shared/page-seam.ts';
 import { RUNTIME_GLOBAL, serializeForScript, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
 import { DeferredScripts, handleDeferred, splitDeferred, type PendingValue } from './router/deferred.tsx';
@@ -91,7 +91,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   };
 
   /** The routes the request matches, or none when it names a diagnostic route without the token. */
-  function match(context: PageRequestContext) {
+  function match(context: MatchContext) {
     const matches = matchesOf(context.url.pathname);
     if (matches === null) return null;
     const diagnostics = matches.some((m) => (m.route.handle as RouteHandle | undefined)?.diagnostics);
