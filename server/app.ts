@@ -14,9 +14,10 @@ import type { TraceMeta } from '../shared/runtime.ts';
 import { createTunnelRouter } from './tunnel.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createHealthRouter } from './health.ts';
-import { createHttpLogger } from './logger.ts';
+import { createAccessLog } from './access-log.ts';
 import type { Metrics } from './metrics.ts';
 import { createPageHandlers, DATA_PATH } from './pages.ts';
+import { createRefusalSummary, type RefusalSummary } from './refusal-summary.ts';
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
 import { normalizeTarget, rejectMalformedTarget } from './request-target.ts';
 
@@ -29,11 +30,16 @@ export interface AppDeps {
   telemetry?: { report: Reporter; traceMeta: () => TraceMeta | undefined };
   /** Prometheus metrics, when METRICS_PORT is set (served apart, see metrics.ts). */
   metrics?: Metrics;
+  /** Where 429 refusals are counted instead of logged one by one; flushed by the process at exit. */
+  refusals?: RefusalSummary;
 }
 
 /** A path whose percent-encoding is broken cannot be routed: 400, not a 500 from deep inside. */
 const rejectMalformedPath: RequestHandler = (req, _res, next) => {
+  if (!req.url.includes('%')) return next(); // nothing to decode: most requests
   try {
+    // Its value is unused: the call reads the req.path getter so that the bundler cannot drop
+    // it as a pure function call (it did, with a local variable; the soak caught the 404s).
     decodeURIComponent(req.path);
     next();
   } catch (cause) {
@@ -55,10 +61,14 @@ export function createApp(config: Config, deps: AppDeps): Express {
   const pages = createPageHandlers({ config, failures, frontend: deps.frontend, traceMeta: deps.telemetry?.traceMeta });
   const app = express();
   app.disable('x-powered-by');
+  // Every page and error is no-store, and assets get serve-static's own ETag: a hash of each
+  // error body would be work no cache can use.
+  app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
 
   if (deps.metrics) app.use(deps.metrics.middleware);
-  app.use(createHttpLogger(deps.logger));
+  const refusals = deps.refusals ?? createRefusalSummary(deps.logger);
+  app.use(createAccessLog({ logger: deps.logger, requestHeaders: config.logRequestHeaders, trustProxy: config.trustProxy !== false, refusals }));
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
   app.use(securityHeaders(config));
   app.use(rejectMalformedTarget);

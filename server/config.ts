@@ -20,6 +20,10 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
 /** A per-deployment secret must be long enough not to be guessed. */
 const MIN_SECRET_LENGTH = 16;
+/** Sentry's own limit on a release name; it is also on every log line, so it stays short. */
+const MAX_RELEASE_LENGTH = 200;
+/** Each allow-listed header adds up to 256 characters to every access line (server/access-log.ts). */
+const MAX_LOGGED_HEADERS = 16;
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type NodeEnv = (typeof NODE_ENVS)[number];
@@ -51,6 +55,8 @@ export interface Config {
   readonly sharedAssetsDir: string | undefined;
   /** Port of the separate /metrics server; undefined: no metrics at all. */
   readonly metricsPort: number | undefined;
+  /** Request headers the access line carries (lower case); empty by default. */
+  readonly logRequestHeaders: readonly string[];
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
   readonly sentry: SentryConfig | undefined;
 }
@@ -169,6 +175,28 @@ function sentry(env: Env, nodeEnv: NodeEnv): SentryConfig | undefined {
   };
 }
 
+function release(env: Env): string {
+  const raw = env.RELEASE;
+  if (raw === undefined || raw === '') return 'react-ssr-host@dev';
+  if (raw.length > MAX_RELEASE_LENGTH || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError('RELEASE', raw, `1 to ${MAX_RELEASE_LENGTH} printable ASCII characters without spaces, such as shop@1.4.0`);
+  }
+  return raw;
+}
+
+/** RFC 9110 §5.1: a field name is a token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+function headerNames(env: Env, name: string): readonly string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return Object.freeze([]);
+  const names = [...new Set(raw.split(',').map((item) => item.trim().toLowerCase()))];
+  if (names.length > MAX_LOGGED_HEADERS || !names.every((item) => HEADER_NAME.test(item))) {
+    throw new ConfigError(name, raw, `a comma-separated list of at most ${MAX_LOGGED_HEADERS} header names, such as referer,x-forwarded-for`);
+  }
+  return Object.freeze(names);
+}
+
 /** Express's names for address ranges (proxy-addr). */
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 /** More proxies than this in front of one app is a mistake, not a topology. */
@@ -232,7 +260,8 @@ export function loadConfig(env: Env): Config {
     trustProxy: trustProxy(env),
     publicHostname: hostname(env, 'PUBLIC_HOSTNAME'),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
-    release: env.RELEASE || 'react-ssr-host@dev',
+    release: release(env),
+    logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),
     sharedAssetsDir: absolutePath(env, 'SHARED_ASSETS_DIR'),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
     sentry: Object.freeze(sentry(env, nodeEnv)),

@@ -11,10 +11,14 @@ import type { Config } from './config.ts';
 export const DIAGNOSTICS_HEADER = 'x-diagnostics-token';
 
 /** Hashing first makes the comparison constant-time whatever the lengths. */
+const sha256 = (value: string) => createHash('sha256').update(value).digest();
+/** The configured token's hash, computed once rather than on every request that sends one. */
+let expectedHash: { token: string; hash: Buffer } | undefined;
+
 function tokenMatches(sent: string | undefined, expected: string): boolean {
   if (sent === undefined) return false;
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(sent), digest(expected));
+  if (expectedHash?.token !== expected) expectedHash = { token: expected, hash: sha256(expected) };
+  return timingSafeEqual(sha256(sent), expectedHash.hash);
 }
 
 export function diagnosticsAllowed(config: Config, req: Request): boolean {

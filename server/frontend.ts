@@ -26,6 +26,8 @@ const SERVER_ENTRY = '/client/entry-server.tsx';
 const DEV_STYLES = ['/client/styles.css', '/shared/error-page.css'];
 /** Distinct sets of matched routes whose chunks are remembered. */
 const MAX_CACHED_CHUNK_SETS = 256;
+/** The route label of built files on the access line (logged at debug when served: access-log.ts). */
+export const ASSETS_ROUTE = 'assets';
 /** Built files have content hashes in their names, so they never change: cache for a year. */
 const IMMUTABLE_MAX_AGE = '1y';
 
@@ -87,6 +89,11 @@ export function createProdFrontend(clientDir: string, renderer: Renderer, shared
   const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
   const options = { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false };
   const router = express.Router();
+  // Labelled for the access line, where served assets log at debug (access-log.ts).
+  router.use('/assets', (_req, res, next) => {
+    res.locals.route = ASSETS_ROUTE;
+    next();
+  });
   router.use('/assets', express.static(join(clientDir, 'assets'), options));
   if (sharedAssetsDir !== undefined) router.use('/assets', express.static(sharedAssetsDir, { ...options, dotfiles: 'ignore' }));
   return {

@@ -3,6 +3,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener,
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
+import { ACCESS_MESSAGE, outsideAccessLine } from './access-log.ts';
 
 /**
  * Limits of the Node HTTP server, set on purpose so a slow or greedy client cannot hold a
@@ -47,8 +48,10 @@ function answerParserError(logger: Logger) {
     if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     const status = parserStatus(error.code);
     const id = randomUUID();
-    logger.info({ req: { id, remoteAddress: socket.remoteAddress }, res: { statusCode: status }, code: error.code }, 'request rejected by the HTTP parser');
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    const answer = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
+    const reason = `rejected by the HTTP parser: ${error.code ?? 'unknown'}`;
+    logger.info(outsideAccessLine({ reqId: id, route: 'http-parser', status, bytes: answer.length, ip: socket.remoteAddress, reason }), ACCESS_MESSAGE);
+    socket.end(answer);
   };
 }
 
@@ -59,8 +62,10 @@ function answerParserError(logger: Logger) {
 function refuseConnect(logger: Logger) {
   return (req: IncomingMessage, socket: Duplex) => {
     const id = randomUUID();
-    logger.info({ req: { id, method: req.method, remoteAddress: req.socket.remoteAddress }, res: { statusCode: 405 } }, 'CONNECT refused: this is not a proxy');
-    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    const answer = `HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
+    const line = { reqId: id, method: req.method, path: req.url, route: 'connect', status: 405, bytes: answer.length, ip: req.socket.remoteAddress };
+    logger.info(outsideAccessLine({ ...line, reason: 'CONNECT refused: this is not a proxy' }), ACCESS_MESSAGE);
+    socket.end(answer);
   };
 }
 

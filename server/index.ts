@@ -14,6 +14,7 @@ import { createHttpServer } from './http-server.ts';
 import { publishAssets } from './shared-assets.ts';
 import { createLogger } from './logger.ts';
 import { createMetrics, createMetricsServer, type Metrics } from './metrics.ts';
+import { createRefusalSummary } from './refusal-summary.ts';
 import { createDrain } from './shutdown.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
@@ -110,7 +111,8 @@ async function main(): Promise<void> {
   const frontend = await createFrontend(config, logger);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
-  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics }), undefined, logger);
+  const refusals = createRefusalSummary(logger);
+  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics, refusals }), undefined, logger);
   const metricsServer = metrics && listenForMetrics(config, logger, metrics);
 
   const stop = async (signal: string) => {
@@ -120,6 +122,7 @@ async function main(): Promise<void> {
     await frontend.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
+    refusals.flush(); // counts of refusals not yet summarised, before the last line
     logger.info({ clean }, 'stopped');
     logger.flush();
     process.exit(clean ? 0 : 1);

@@ -106,11 +106,14 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
 
   const page: RequestHandler = async (req, res, next) => {
     const isRead = req.method === 'GET' || req.method === 'HEAD';
-    const deadline = requestDeadline(res, deps.config.streamTimeoutMs);
-    const context = contextFor(req, res, pagePath(req, queryOf(req)), deadline);
+    const url = pagePath(req, queryOf(req));
     const render = await renderer();
-    const routeId = render.match(context);
+    // Matched first: a path no route takes (every 404) builds no context and starts no deadline.
+    const probe = { url: new URL(url, requestOrigin(req)), allowDiagnostics: diagnosticsAllowed(deps.config, req) };
+    const routeId = render.match(probe);
     if (routeId === undefined) return next();
+    const deadline = requestDeadline(res, deps.config.streamTimeoutMs);
+    const context = contextFor(req, res, url, deadline);
     res.locals.route = `page:${routeId}`;
     if (!isRead) throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: PAGE_METHODS } });
     const outcome = await render.page(context);

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { isbot } from 'isbot';
+import { isBot } from './is-bot.ts';
 import type { PipeableStream } from 'react-dom/server';
 import type { StreamOptions } from '../shared/page-seam.ts';
 import type { Config } from './config.ts';
@@ -74,7 +74,7 @@ export const RENDER_ABORT_GRACE_MS = 1_000;
  * forever, and a client that leaves aborts its render at once.
  */
 export function streamReact(deps: StreamDeps, req: Request, res: Response, next: NextFunction, job: StreamRequest): void {
-  const waitForAll = isbot(req.get('user-agent'));
+  const waitForAll = isBot(req.get('user-agent'));
   const deadline = job.deadline ?? requestDeadline(res, deps.config.streamTimeoutMs);
   let retry: { original: unknown } | undefined;
   const run = ({ status, start }: Omit<StreamRequest, 'deadline' | 'recover'>) => {

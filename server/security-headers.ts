@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import type { Config } from './config.ts';
@@ -20,20 +21,12 @@ function nextNonce(): string {
   return pool.toString('base64', poolOffset - NONCE_BYTES, poolOffset);
 }
 
+/** Stands for the nonce while helmet writes the headers once; it cannot occur in them otherwise. */
+const NONCE_SLOT = '\u0000nonce\u0000';
 const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`;
 
-/**
- * A fresh nonce per request (React puts it on its bootstrap and streaming scripts, see
- * render.ts), then helmet's headers: a CSP that allows only our own and nonced scripts, no
- * framing, no sniffing, a strict referrer policy, and HSTS only when configured (a host
- * served over plain HTTP must not pin itself to HTTPS).
- */
-export function securityHeaders(config: Config): RequestHandler[] {
-  const setNonce: RequestHandler = (_req, res, next) => {
-    res.locals.cspNonce = nextNonce();
-    next();
-  };
-  const headers = helmet({
+function helmetFor(config: Config) {
+  return helmet({
     // Vite's dev client injects unnonced styles and talks to its HMR socket: CSP is for production.
     contentSecurityPolicy: config.isProduction
       ? {
@@ -58,5 +51,41 @@ export function securityHeaders(config: Config): RequestHandler[] {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     xFrameOptions: { action: 'deny' },
   });
-  return [setNonce, headers];
+}
+
+/**
+ * helmet's headers, written once at start-up into a recording response. They are the same for
+ * every response except the nonce, so a request only fills the nonce in instead of running
+ * helmet's twelve middlewares and rebuilding the CSP (both showed in the error path's profile).
+ */
+function recordHeaders(config: Config): [name: string, parts: string[]][] {
+  const headers: [string, string[]][] = [];
+  const recorder = {
+    locals: { cspNonce: NONCE_SLOT },
+    setHeader: (name: string, value: unknown) => headers.push([name, String(value).split(NONCE_SLOT)]),
+    removeHeader: () => undefined, // X-Powered-By: createApp disables it
+  };
+  let done = false;
+  helmetFor(config)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+    done = true;
+  });
+  if (!done) throw new Error('helmet did not set its headers synchronously');
+  return headers;
+}
+
+/**
+ * A fresh nonce per request (React puts it on its bootstrap and streaming scripts, see
+ * render.ts), and helmet's headers: a CSP that allows only our own and nonced scripts, no
+ * framing, no sniffing, a strict referrer policy, and HSTS only when configured (a host
+ * served over plain HTTP must not pin itself to HTTPS).
+ */
+export function securityHeaders(config: Config): RequestHandler {
+  const headers = recordHeaders(config);
+  return (_req, res, next) => {
+    const cspNonce = nextNonce();
+    res.locals.cspNonce = cspNonce;
+    for (const [name, parts] of headers) res.setHeader(name, parts.length === 1 ? parts[0]! : parts.join(cspNonce));
+    next();
+  };
 }

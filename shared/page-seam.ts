@@ -66,9 +66,12 @@ export type DataOutcome =
       failed(id: string, error: unknown): unknown;
     };
 
+/** What matching needs of a request: its URL, and whether it may see diagnostic routes. */
+export type MatchContext = Pick<PageRequestContext, 'allowDiagnostics' | 'url'>;
+
 export interface Renderer {
   /** The deepest route (that this request may see) matching its URL; runs no loader. */
-  match(context: PageRequestContext): string | undefined;
+  match(context: MatchContext): string | undefined;
   page(context: PageRequestContext): Promise<PageOutcome>;
   /** Loader data for a client navigation, for the routes named. */
   data(context: PageRequestContext, routeIds: readonly string[]): Promise<DataOutcome>;

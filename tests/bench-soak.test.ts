@@ -49,7 +49,7 @@ describe('bench and soak scripts', () => {
   it('the soak fails when a digest a client saw was never logged for its request', () => {
     const logs = new LogIndex();
     logs.add(JSON.stringify({ level: 50, reqId: 'other', digest: 'abc123', msg: 'request failed' }));
-    logs.add(JSON.stringify({ level: 30, req: { id: 'r1' }, msg: 'request completed with 500' }));
+    logs.add(JSON.stringify({ level: 30, reqId: 'r1', status: 500, digest: 'abc123', msg: 'request completed' }));
     const kind = buildMix('/a.js').find((k) => k.name === 'server error')!;
     const outcome: Outcome = { kind, phase: 'main', status: 500, reqId: 'r1', digests: ['abc123'], complete: true, wholeDocument: true, ms: 1 };
     const failed = evaluate(facts([outcome], logs)).filter((c) => !c.pass).map((c) => c.name);

@@ -21,7 +21,7 @@ describe('health endpoints', () => {
     await request(app).get('/healthz').expect(200);
     await request(app).get('/readyz').expect(200);
     await request(app).get('/').set('user-agent', 'Googlebot/2.1').expect(200);
-    const paths = logs.lines.map((line) => (line.req as { path: string } | undefined)?.path);
+    const paths = logs.lines.map((line) => line.path);
     expect(paths).toEqual(['/']);
   });
 });
@@ -61,7 +61,7 @@ describe('request logging', () => {
     const res = await request(app).get('/healthz').expect(200);
     const id = res.headers['x-request-id'];
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(logs.access(id as string)).toMatchObject({ level: LEVEL.debug, res: { statusCode: 200 } });
+    expect(logs.access(id as string)).toMatchObject({ level: LEVEL.debug, status: 200 });
   });
 
   it('honours a sane incoming X-Request-Id and replaces one that is not', async () => {
@@ -72,7 +72,7 @@ describe('request logging', () => {
     expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('redacts credentials and leaves the query string out of the log', async () => {
+  it('writes no credentials and leaves the query string out of the log', async () => {
     const { app, logs } = createTestApp();
     const res = await request(app)
       .get('/?token=secret-in-query')
@@ -81,7 +81,8 @@ describe('request logging', () => {
       .set('authorization', 'Bearer secret-bearer')
       .expect(200);
     const line = logs.access(res.headers['x-request-id'] as string)!;
-    expect(line).toMatchObject({ level: LEVEL.info, req: { path: '/', headers: { cookie: '[redacted]', authorization: '[redacted]' } } });
+    expect(line).toMatchObject({ level: LEVEL.info, path: '/' });
+    expect(line.headers).toBeUndefined();
     expect(JSON.stringify(logs.lines)).not.toMatch(/secret-(in-query|cookie|bearer)/);
   });
 });

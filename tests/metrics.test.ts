@@ -2,6 +2,7 @@
 // and a bounded number of series whatever paths clients ask for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStream } from './support/http.ts';
+import { isAccessLine } from './support/logs.ts';
 import { spawnServer, type SpawnedServer } from './support/spawn-server.ts';
 import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
 
@@ -118,11 +119,11 @@ describe('metrics on METRICS_PORT', () => {
     expect(onApp.status).toBe(404);
     await onApp.text();
     // The app's own 404 is logged like any other; a scrape of the metrics port never is.
-    await server.logs.waitFor((line) => (line.req as { path?: string } | undefined)?.path === '/metrics');
+    await server.logs.waitFor((line) => line.path === '/metrics' && isAccessLine(line));
     const lines = server.logs.lines.length;
     await scrape();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.logs.lines.slice(lines).filter((line) => line.req !== undefined)).toEqual([]);
+    expect(server.logs.lines.slice(lines).filter(isAccessLine)).toEqual([]);
     expect((await fetch(metricsUrl.replace('/metrics', '/'))).status).toBe(404);
   });
 

@@ -71,8 +71,10 @@ describe('pages from the route table', () => {
     expect(res.text).toContain('This page could not be found.');
     expect(res.text).toContain('class="site-header"');
     const reqId = res.headers['x-request-id'] as string;
-    expect(host.logs.failures(reqId)).toMatchObject([{ level: 30, status: 404, route: 'page:guide' }]);
-    expect(host.logs.failures(reqId)[0]!.digest).toBeUndefined();
+    // A 4xx is one access line with its reason (README, "The access line"), no failure line.
+    expect(host.logs.failures(reqId)).toEqual([]);
+    expect(host.logs.access(reqId)).toMatchObject({ level: 30, status: 404, route: 'page:guide', reason: expect.any(String) });
+    expect(host.logs.access(reqId)!.digest).toBeUndefined();
   });
 
   it('a loader’s redirect answers 302 with its Location', async () => {
@@ -122,12 +124,13 @@ describe('pages from the route table', () => {
     const res = await request(host.app).get('/fixture/ada?missing=1').expect(404);
     const normalise = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
     expect(normalise(res.text)).toBe(normalise(unknown.text));
-    expect(host.logs.failures(res.headers['x-request-id'] as string)).toHaveLength(1);
+    // A 4xx is one access line with its reason, no failure line.
+    expect(host.logs.forRequest(res.headers['x-request-id'] as string)).toEqual([expect.objectContaining({ status: 404, reason: expect.any(String) })]);
   });
 
   it('answers with the status of the failure it logged: a loader’s 400 is a 400, on a page and in navigation data', async () => {
     const page = await request(host.app).get('/_diag/slow?ms=abc').set(DIAG).expect(400);
-    expect(host.logs.failures(page.headers['x-request-id'] as string)).toMatchObject([{ status: 400 }]);
+    expect(host.logs.forRequest(page.headers['x-request-id'] as string)).toMatchObject([{ status: 400, reason: expect.any(String), msg: 'request completed' }]);
     const data = await request(host.app).get('/_data/_diag/slow?ms=abc&_routes=diag-slow').set(DIAG).expect(400);
     expect(JSON.parse(data.text.split('\n')[0]!)).toMatchObject({ errors: { 'diag-slow': { status: 400 } } });
   });

@@ -20,10 +20,20 @@ export const BROWSER_HEADERS: Readonly<Record<string, string>> = {
   [DIAGNOSTICS_HEADER]: DIAGNOSTICS_TOKEN,
 };
 
-export function startAppServer(options: { logLevel: string; onLine?: (line: string) => void; env?: Record<string, string> }): Promise<RunningServer> {
+export interface AppServerOptions {
+  logLevel: string;
+  onLine?: (line: string) => void;
+  stdoutFile?: string;
+  cpus?: string;
+  env?: Record<string, string>;
+}
+
+export function startAppServer(options: AppServerOptions): Promise<RunningServer> {
   return spawnServer({
     args: [buildSnapshot().serverEntry],
     env: { LOG_LEVEL: options.logLevel, DIAGNOSTICS_TOKEN, DIGEST_KEY, ...options.env },
     onLine: options.onLine,
+    stdoutFile: options.stdoutFile,
+    cpus: options.cpus,
   });
 }

@@ -8,19 +8,19 @@ import { spawnServer, type RunningServer } from './spawn.ts';
 const HERE = 'scripts/bench';
 
 /** node:http answering `html` (our home page's bytes) on every path. */
-export async function startHttpFloor(html: string): Promise<RunningServer> {
+export async function startHttpFloor(html: string, cpus?: string): Promise<RunningServer> {
   const bodyFile = join(tmpdir(), `bench-floor-body-${process.pid}.html`);
   writeFileSync(bodyFile, html);
   try {
-    return await spawnServer({ args: withTsx(`${HERE}/floor-http.ts`), env: { FLOOR_BODY_FILE: bodyFile } });
+    return await spawnServer({ args: withTsx(`${HERE}/floor-http.ts`), env: { FLOOR_BODY_FILE: bodyFile }, cpus });
   } finally {
     rmSync(bodyFile, { force: true }); // read once at start
   }
 }
 
 /** Express + React with NODE_ENV=production (React reads it at run time), via tsx. */
-export function startReactFloor(): Promise<RunningServer> {
-  return spawnServer({ args: withTsx(`${HERE}/floor-react.ts`), env: { CLIENT_DIR: buildSnapshot().clientDir } });
+export function startReactFloor(cpus?: string): Promise<RunningServer> {
+  return spawnServer({ args: withTsx(`${HERE}/floor-react.ts`), env: { CLIENT_DIR: buildSnapshot().clientDir }, cpus });
 }
 
 /** `node --import tsx file`: the pid is the server itself, not a tsx launcher. */

@@ -21,6 +21,8 @@ export interface Measured {
   cpuUsPerRequest: number;
   /** Responses whose status was not the expected one, plus errors: anything but 0 fails the run. */
   unexpected: number;
+  /** Bytes the server logged per response, warm-up included; 0 for a server that keeps no log. */
+  logBytesPerRequest: number;
 }
 
 /** No single response should take this long; one that does counts as an error. */
@@ -34,15 +36,20 @@ function countStatuses(results: Result[]): Record<string, number> {
   return counts;
 }
 
-/** Loads `url` on the server process `pid` (whose CPU time is read around the run). */
+/**
+ * Loads `url` on the server process `pid` (whose CPU time is read around the run). `logBytes`
+ * says how many bytes the server has logged so far (the size of its stdout file).
+ */
 export async function loadRoute(
   pid: number,
   url: string,
   headers: Record<string, string>,
   expect: number,
   settings: LoadSettings,
+  logBytes: () => number = () => 0,
 ): Promise<Measured> {
   const cpuBefore = cpuSeconds(pid);
+  const logBefore = logBytes();
   const result = await autocannon({
     url,
     headers,
@@ -52,6 +59,7 @@ export async function loadRoute(
     warmup: { connections: settings.connections, duration: settings.warmupS },
   });
   const cpu = cpuSeconds(pid) - cpuBefore;
+  const logged = logBytes() - logBefore;
   const runs = result.warmup ? [result, result.warmup] : [result];
   const responses = runs.reduce((sum, run) => sum + run.requests.total, 0);
   const statuses = countStatuses(runs);
@@ -66,5 +74,6 @@ export async function loadRoute(
     errors,
     cpuUsPerRequest: responses > 0 ? (cpu * 1e6) / responses : Number.NaN,
     unexpected: wrong + errors,
+    logBytesPerRequest: responses > 0 ? logged / responses : Number.NaN,
   };
 }

@@ -4,7 +4,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import type { Measured } from './load.ts';
 import type { FirstLoadJs, StreamTiming } from './measure.ts';
-import { STREAMED_PATH } from './routes.ts';
+import { STREAMED_MS, STREAMED_PATH } from './routes.ts';
 import { ROOT } from './spawn.ts';
 import { benchTable, toMarkdown, toText } from './table.ts';
 import type { Row, Target } from './targets.ts';
@@ -15,7 +15,7 @@ export interface BenchReport {
   generatedAt: string;
   /** busyBefore: the whole machine's CPU use (0..1) just before the run, from /proc/stat. */
   machine: { cores: number; cpu: string; node: string; busyBefore: number };
-  settings: { connections: number; durationS: number; warmupS: number; short: boolean; serverLogLevel: string };
+  settings: { connections: number; durationS: number; warmupS: number; short: boolean; pinned: boolean; serverLogLevel: string };
   rows: Row[];
   httpFloor: Measured;
   streaming: StreamTiming[];
@@ -35,10 +35,11 @@ function notes(report: BenchReport): string[] {
   const { settings, machine: m } = report;
   return [
     `Machine: ${m.cores} cores (${m.cpu}), Node ${m.node}, ${(m.busyBefore * 100).toFixed(0)}% busy just before the run. Load from autocannon in this process, ` +
-      `${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per route; each server is its own process.`,
-    `Our server runs with LOG_LEVEL=${settings.serverLogLevel}: no access lines, but each 5xx still writes its one level-50 line (as in production).`,
-    `Page rows wait on the page's own server-side delay (home: a 300 ms Suspense section; streamed: ${STREAMED_PATH}; both with a browser User-Agent, so the shell streams first), ` +
-      `so their req/s is bounded near connections ÷ delay on both sides; "CPU µs/req" (server process, from /proc) shows the cost they hide.`,
+      `${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per route; each server is its own process` +
+      (settings.pinned ? ', pinned to one core, with the load generator on another.' : ' (not pinned to cores).'),
+    `Our server runs with LOG_LEVEL=${settings.serverLogLevel} and writes its log to a file: every access line and every failure line is written; "log B/req" is that file's growth per response.`,
+    `The page row renders the same page on both sides (${STREAMED_PATH}: an h1 and one Suspense section resolved after ${STREAMED_MS} ms, with a browser User-Agent, so the shell streams first); ` +
+      `"CPU µs/req" (server process, from /proc) shows what each response costs.`,
   ];
 }
 

@@ -1,6 +1,10 @@
 // `npm run bench`: our server against two floors (bare node:http; Express + React without our
 // middleware), one table. Misses against targets are printed; only a crash or an unexpected
 // status fails the run.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BROWSER_HEADERS, startAppServer } from './app-server.ts';
 import { numberFlag, parseFlags } from './args.ts';
 import { startHttpFloor, startReactFloor } from './floors.ts';
@@ -13,8 +17,13 @@ import { benchRoutes, STREAMED_PATH, withFloorAsset, type BenchRoute } from './r
 import type { RunningServer } from './spawn.ts';
 import { evaluateTargets, type Row } from './targets.ts';
 
-/** Logging every access line would measure pino, not the host; 5xx lines are still written. */
-const SERVER_LOG_LEVEL = 'warn';
+/** As in production: every access line and every failure line is written (to a file). */
+const SERVER_LOG_LEVEL = 'info';
+/** The issue 11 setting: enough concurrency that a slow failure path would queue. */
+const DEFAULT_CONNECTIONS = 32;
+/** With two cores or more, each server gets a core to itself and the load generator another. */
+const SERVER_CPU = '1';
+const BENCH_CPU = '0';
 const COLD_START_SAMPLES = 3;
 const STREAM_TIMING_SAMPLES = 5;
 /** Enough for the JIT to settle on each route before it is measured. */
@@ -26,14 +35,21 @@ const BUSY_WARNING = 0.1;
 /** Fixed costs besides the load runs: spawns, cold starts, timings. Past budget the run aborts. */
 const FIXED_BUDGET_S = 90;
 
-type Settings = LoadSettings & { short: boolean };
+type Settings = LoadSettings & { short: boolean; pinned: boolean };
+
+/** Pins this process (autocannon runs in it) to BENCH_CPU; false when that cannot be done. */
+function pinBench(wanted: boolean): boolean {
+  if (!wanted || cpus().length < 2) return false;
+  return spawnSync('taskset', ['-cp', BENCH_CPU, String(process.pid)], { stdio: 'ignore' }).status === 0;
+}
 
 function readSettings(): Settings {
-  const flags = parseFlags(process.argv.slice(2), { values: ['duration', 'connections'], switches: ['short'] });
+  const flags = parseFlags(process.argv.slice(2), { values: ['duration', 'connections'], switches: ['short', 'no-pin'] });
   const short = flags.short === true;
   return {
     short,
-    connections: numberFlag(flags, 'connections', 20, 1_000),
+    pinned: pinBench(flags['no-pin'] !== true),
+    connections: numberFlag(flags, 'connections', DEFAULT_CONNECTIONS, 1_000),
     durationS: numberFlag(flags, 'duration', short ? DURATION_S.short : DURATION_S.full, 600),
     warmupS: short ? WARMUP_S.short : WARMUP_S.full,
   };
@@ -43,17 +59,20 @@ function assertRunning(server: RunningServer, what: string): void {
   if (!server.isRunning()) throw new Error(`the server exited during ${what}:\n${server.stderr()}`);
 }
 
-async function loadAll(server: RunningServer, routes: BenchRoute[], pathOf: (route: BenchRoute) => string, settings: Settings, who: string) {
+async function loadAll(server: RunningServer, routes: BenchRoute[], pathOf: (route: BenchRoute) => string, settings: Settings, who: string, logBytes?: () => number) {
   const results = new Map<string, Measured>();
   for (const route of routes) {
-    const measured = await loadRoute(server.pid, server.url + pathOf(route), { ...BROWSER_HEADERS }, route.expect, settings);
+    const measured = await loadRoute(server.pid, server.url + pathOf(route), { ...BROWSER_HEADERS }, route.expect, settings, logBytes);
     assertRunning(server, `${who} ${route.label}`);
     results.set(route.id, measured);
     const flag = measured.unexpected === 0 ? '' : `  UNEXPECTED ${JSON.stringify(measured.statuses)} errors ${measured.errors}`;
-    console.log(`  ${who.padEnd(14)} ${route.label.padEnd(30)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms${flag}`);
+    const log = logBytes ? `  log ${measured.logBytesPerRequest.toFixed(0)} B/req` : '';
+    console.log(`  ${who.padEnd(14)} ${route.label.padEnd(30)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms${log}${flag}`);
   }
   return results;
 }
+
+const serverCpus = (settings: Settings) => (settings.pinned ? SERVER_CPU : undefined);
 
 async function stopCleanly(server: RunningServer, who: string): Promise<void> {
   const exit = await server.stop();
@@ -67,17 +86,22 @@ async function homeHtml(server: RunningServer): Promise<string> {
 }
 
 async function benchOurServer(settings: Settings) {
-  const server = await startAppServer({ logLevel: SERVER_LOG_LEVEL });
+  // The log goes to a file, as a log shipper would read it, and its growth is weighed per route.
+  const logDir = mkdtempSync(join(tmpdir(), 'bench-log-'));
+  const logFile = join(logDir, 'server.log');
+  const server = await startAppServer({ logLevel: SERVER_LOG_LEVEL, stdoutFile: logFile, cpus: serverCpus(settings) });
+  const logBytes = () => statSync(logFile).size;
   try {
     const html = await homeHtml(server);
     const routes = benchRoutes(entryScript(html));
     const js = await firstLoadJs(server.url, html);
     const streaming = [];
     for (const path of ['/', STREAMED_PATH]) streaming.push(await streamTiming(server.url, path, { ...BROWSER_HEADERS }, STREAM_TIMING_SAMPLES));
-    const results = await loadAll(server, routes, (route) => route.path, settings, 'server');
+    const results = await loadAll(server, routes, (route) => route.path, settings, 'server', logBytes);
     return { html, routes, js, streaming, results, peakRssMb: memoryMb(server.pid, 'VmHWM') };
   } finally {
     await stopCleanly(server, 'the server');
+    rmSync(logDir, { recursive: true, force: true });
   }
 }
 
@@ -122,11 +146,11 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
   if (busyBefore > BUSY_WARNING) console.log(`bench: WARNING the machine is ${(busyBefore * 100).toFixed(0)}% busy before the run: expect noisy numbers`);
   const coldStart = await coldStartMs(COLD_START_SAMPLES, SERVER_LOG_LEVEL);
   const ours = await benchOurServer(settings);
-  const http = await benchFloor(() => startHttpFloor(ours.html), async (floor) => {
+  const http = await benchFloor(() => startHttpFloor(ours.html, serverCpus(settings)), async (floor) => {
     const root: BenchRoute = { id: 'http', label: 'fixed HTML', path: '/', expect: 200, floorPath: '/' };
     return (await loadAll(floor, [root], () => '/', settings, 'node:http')).get('http')!;
   });
-  const react = await benchFloor(startReactFloor, async (floor) => {
+  const react = await benchFloor(() => startReactFloor(serverCpus(settings)), async (floor) => {
     const routes = withFloorAsset(ours.routes, entryScript(await homeHtml(floor)));
     return { routes, measured: await loadAll(floor, routes, (route) => route.floorPath, settings, 'express+react') };
   });
@@ -151,7 +175,8 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
 async function main(): Promise<number> {
   const settings = readSettings();
   startWatchdog(settings);
-  console.log(`bench: ${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per route, server LOG_LEVEL=${SERVER_LOG_LEVEL}`);
+  const pinning = settings.pinned ? `servers on CPU ${SERVER_CPU}, load from CPU ${BENCH_CPU}` : 'not pinned';
+  console.log(`bench: ${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per route, server LOG_LEVEL=${SERVER_LOG_LEVEL}, ${pinning}`);
   const { report, unexpected } = await collect(settings);
   console.log(`\n${renderText(report)}\n`);
   console.log(`Wrote ${writeArtifacts(report).join(' and ')}`);

@@ -1,6 +1,7 @@
 // Starts a server as its own process on a free loopback port and waits until /healthz answers
 // 200. Shared by the bench (our server and both floors) and the soak.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -22,8 +23,12 @@ export interface SpawnOptions {
   /** Arguments to `node` (the script and its flags). */
   args: string[];
   env: Record<string, string>;
-  /** Receives stdout line by line; without it stdout goes to /dev/null (cheapest for the bench). */
+  /** Receives stdout line by line; without it stdout goes to `stdoutFile`, else /dev/null. */
   onLine?: (line: string) => void;
+  /** A file that receives stdout as the process writes it: the bench weighs the log this way. */
+  stdoutFile?: string;
+  /** CPUs the process may run on (`taskset -c` syntax, e.g. "1"); unset: any. */
+  cpus?: string;
 }
 
 export interface Exit {
@@ -96,11 +101,15 @@ export async function spawnServer(options: SpawnOptions): Promise<RunningServer>
   const port = await freePort();
   const url = `http://${HOST}:${port}`;
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, options.args, {
+  // taskset execs node in place, so the child's pid is the server's own (its CPU time is read by pid).
+  const [command, args] = options.cpus === undefined ? [process.execPath, options.args] : ['taskset', ['-c', options.cpus, process.execPath, ...options.args]];
+  const stdoutFd = options.onLine || options.stdoutFile === undefined ? undefined : openSync(options.stdoutFile, 'a');
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: serverEnv(port, options.env),
-    stdio: ['ignore', options.onLine ? 'pipe' : 'ignore', 'pipe'],
+    stdio: ['ignore', options.onLine ? 'pipe' : (stdoutFd ?? 'ignore'), 'pipe'],
   });
+  if (stdoutFd !== undefined) closeSync(stdoutFd); // the child holds its own copy
   children.add(child);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));

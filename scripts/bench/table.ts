@@ -28,8 +28,10 @@ function statusCell(row: Row): string {
 }
 
 function targetCell(row: Row, targets: Target[]): string {
-  const target = targets.find((candidate) => candidate.rowId === row.id);
-  return target ? `${target.short ?? ''} ${target.pass ? 'pass' : 'MISS'}`.trim() : '';
+  return targets
+    .filter((candidate) => candidate.rowId === row.id)
+    .map((target) => `${target.short ?? ''} ${target.pass ? 'pass' : 'MISS'}`.trim())
+    .join(', ');
 }
 
 /** Two decimals, but small ratios keep two significant digits rather than reading as 0.00. */
@@ -39,8 +41,8 @@ function ratio(value: number): string {
 
 export function benchTable(rows: Row[], targets: Target[]): Table {
   return {
-    headers: ['route', 'path', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req (floor)', 'statuses', '× node:http', '× Express+React', 'floor path', 'target'],
-    numeric: [false, false, true, true, true, true, false, true, true, false, false],
+    headers: ['route', 'path', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req (floor)', 'log B/req', 'statuses', '× node:http', '× Express+React', 'floor path', 'target'],
+    numeric: [false, false, true, true, true, true, true, false, true, true, false, false],
     rows: rows.map((row) => [
       row.label,
       row.path,
@@ -48,6 +50,7 @@ export function benchTable(rows: Row[], targets: Target[]): Table {
       String(row.p50),
       String(row.p99),
       `${row.cpuUsPerRequest.toFixed(0)} (${row.floorCpuUsPerRequest.toFixed(0)})`,
+      row.logBytesPerRequest.toFixed(0),
       statusCell(row),
       ratio(row.vsHttp),
       ratio(row.vsFloor),

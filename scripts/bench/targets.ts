@@ -7,6 +7,7 @@ export interface Row extends Measured {
   label: string;
   path: string;
   expect: number;
+  failure?: boolean;
   /** Our req/s over the node:http floor's. */
   vsHttp: number;
   floorPath: string;
@@ -25,18 +26,28 @@ export interface Target {
   short?: string;
 }
 
-/** Our own page must cost little beyond Express + React themselves. */
-const HOME_MIN_RATIO = 0.9;
-/** Error pages do more on purpose (digest, one log line, a React error page): a little slack. */
-const ERROR_MIN_RATIO = 0.8;
+/** Our own page must cost little beyond Express + React themselves (issue 11). */
+const PAGE_MIN_RATIO = 0.9;
+/**
+ * Failure paths do more on purpose than the floor's fixed strings (request id, access line,
+ * security headers, digest, one failure line, a React error page): 0.6× is the issue 11 target.
+ */
+const FAILURE_MIN_RATIO = 0.6;
+/** An error storm must not queue requests: p99 on every failure path under this, at -c 32. */
+const FAILURE_MAX_P99_MS = 50;
 /** First-load JS budget, gzipped: a common budget for a landing page on a mid-range phone. */
 export const FIRST_LOAD_BUDGET_BYTES = 100 * 1024;
 
 const ratio = (value: number) => `${value.toFixed(2)}×`;
 
-function ratioTarget(rows: Row[], id: string, min: number, what: string): Target {
+function rowOf(rows: Row[], id: string): Row {
   const row = rows.find((candidate) => candidate.id === id);
   if (!row) throw new Error(`no bench row ${id}`);
+  return row;
+}
+
+function ratioTarget(rows: Row[], id: string, min: number, what: string): Target {
+  const row = rowOf(rows, id);
   return {
     name: `${row.label} ≥ ${min}× ${what}`,
     pass: row.vsFloor >= min,
@@ -46,18 +57,22 @@ function ratioTarget(rows: Row[], id: string, min: number, what: string): Target
   };
 }
 
+function p99Target(row: Row): Target {
+  return {
+    name: `${row.label} p99 < ${FAILURE_MAX_P99_MS} ms`,
+    pass: row.p99 < FAILURE_MAX_P99_MS,
+    detail: `p99 ${row.p99} ms at ${row.rps.toFixed(0)} req/s`,
+    rowId: row.id,
+    short: `p99 < ${FAILURE_MAX_P99_MS}`,
+  };
+}
+
 export function evaluateTargets(rows: Row[], firstLoadGzipBytes: number): Target[] {
-  const home = rows.find((row) => row.id === 'home')!;
-  const error = rows.find((row) => row.id === 'server-error')!;
   return [
-    ratioTarget(rows, 'home', HOME_MIN_RATIO, 'the Express+React floor'),
-    ratioTarget(rows, 'server-error', ERROR_MIN_RATIO, "the floor's own error path"),
-    ratioTarget(rows, 'not-found', ERROR_MIN_RATIO, "the floor's own 404"),
-    {
-      name: 'error path not slower than the home page',
-      pass: error.rps >= home.rps && error.p50 <= home.p50,
-      detail: `${error.rps.toFixed(0)} vs ${home.rps.toFixed(0)} req/s, p50 ${error.p50} vs ${home.p50} ms`,
-    },
+    ratioTarget(rows, 'page', PAGE_MIN_RATIO, 'the same page on the Express+React floor'),
+    ratioTarget(rows, 'server-error', FAILURE_MIN_RATIO, "the floor's own error path"),
+    ratioTarget(rows, 'not-found', FAILURE_MIN_RATIO, "the floor's own 404"),
+    ...rows.filter((row) => row.failure === true).map(p99Target),
     {
       name: `first-load JS < ${FIRST_LOAD_BUDGET_BYTES / 1024} KB gzipped`,
       pass: firstLoadGzipBytes < FIRST_LOAD_BUDGET_BYTES,

@@ -1,5 +1,6 @@
 // What the soak proves, one check per guarantee. Each returns PASS/FAIL with its evidence.
 import type { Exit } from '../bench/spawn.ts';
+import { ACCEPTED_REPORTS, type Abuse } from './abuse.ts';
 import type { Outcome } from './client.ts';
 import type { LogIndex } from './logs.ts';
 
@@ -20,7 +21,14 @@ export interface SoakFacts {
   stderr: string;
   rssMb: { warm: number; end: number };
   fds: { warm: number; end: number };
+  /** What each abusive client made the server write (scripts/soak/abuse.ts), when they ran. */
+  abuse?: Abuse[];
 }
+
+/** server/log-bound.ts: no line over 8 KB. */
+export const MAX_LINE_BYTES = 8 * 1024;
+/** Refusals write a line when they start and one with the count when the minute ends. */
+const SUMMARY_LINES = 2;
 
 /** Growth allowed between the settled samples after warm-up and at the end. */
 export const RSS_MAX_GROWTH = 0.1;
@@ -65,7 +73,7 @@ function digestChecks(facts: SoakFacts): Check[] {
     check('every failure response carries a digest', failures.filter((o) => o.digests.length === 0), failures.length, what),
     check('every digest in a response is a level-50 line with the same request id', withDigest.filter((o) => !o.digests.every((d) => inLog(o, d))), withDigest.length, (o) => `${o.kind.name} ${o.digests.join(',')}`),
     strays === 0 ? once : { ...once, pass: false, detail: `${once.detail}; ${strays} error lines for requests the soak did not see` },
-    check('one access line per request (health checks excepted)', logged.filter((o) => facts.logs.accessByReq.get(o.reqId!) !== 1), logged.length, (o) => `${o.kind.name} ×${facts.logs.accessByReq.get(o.reqId!) ?? 0}`),
+    check('one access line per request (health checks and assets excepted)', logged.filter((o) => facts.logs.accessByReq.get(o.reqId!) !== 1), logged.length, (o) => `${o.kind.name} ×${facts.logs.accessByReq.get(o.reqId!) ?? 0}`),
   ];
 }
 
@@ -98,12 +106,34 @@ function stoppedDetail(logs: LogIndex): string {
   if (!logs.stopped) return `no "stopped" line; last: ${JSON.stringify(logs.last?.msg)}`;
   if (logs.afterStopped.length === 0) return JSON.stringify({ msg: logs.stopped.msg, clean: logs.stopped.clean });
   const after = logs.afterStopped.map((line) => {
-    const req = line.req as { method?: string; path?: string } | undefined;
-    return `"${line.msg}" ${req ? `${req.method} ${req.path} ` : ''}time ${String(line.time)}`;
+    const where = typeof line.path === 'string' ? `${String(line.method)} ${line.path} ` : '';
+    return `"${line.msg}" ${where}time ${String(line.time)}`;
   });
   return `${after.length} line(s) after "stopped" (time ${String(logs.stopped.time)}): ${after.slice(0, 3).join('; ')}`;
 }
 
+function abuseChecks(facts: SoakFacts): Check[] {
+  if (facts.abuse === undefined) return [];
+  const byName = new Map(facts.abuse.map((abuse) => [abuse.name, abuse]));
+  const perRequest = (name: string): Check => {
+    const abuse = byName.get(name)!;
+    return { name: `${name}: at most one line per request`, pass: abuse.lines <= abuse.requests, detail: `${abuse.lines} lines for ${abuse.requests} requests` };
+  };
+  const reports = byName.get('report flood')!;
+  const reportBound = 2 * ACCEPTED_REPORTS + SUMMARY_LINES;
+  return [
+    { name: 'an abusive client\'s 14 KB header is in no log line', pass: facts.logs.markedLines === 0, detail: `${facts.logs.markedLines} lines contain it` },
+    { name: `no log line over ${MAX_LINE_BYTES} bytes`, pass: facts.logs.longestLineBytes <= MAX_LINE_BYTES, detail: `longest ${facts.logs.longestLineBytes} bytes` },
+    perRequest('big headers (14 KB)'),
+    perRequest('404 flood'),
+    {
+      name: `report flood: at most ${reportBound} lines however many are refused`,
+      pass: reports.lines <= reportBound,
+      detail: `${reports.lines} lines for ${reports.requests} reports (${reports.statuses['429'] ?? 0} refused)`,
+    },
+  ];
+}
+
 export function evaluate(facts: SoakFacts): Check[] {
-  return [...resourceChecks(facts), ...statusChecks(facts), ...digestChecks(facts), ...drainChecks(facts)];
+  return [...resourceChecks(facts), ...statusChecks(facts), ...digestChecks(facts), ...drainChecks(facts), ...abuseChecks(facts)];
 }

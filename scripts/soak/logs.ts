@@ -5,8 +5,8 @@ export type LogLine = Record<string, unknown> & { level?: number; msg?: string }
 
 /** pino's level for `error`: every 5xx failure is logged there, exactly once. */
 export const ERROR_LEVEL = 50;
-/** pino-http's messages for the one access line each request gets. */
-const ACCESS_MESSAGE = /^request (completed|aborted)/;
+/** The access line's messages (server/access-log.ts): one line per request. */
+const ACCESS_MESSAGE = /^request (completed|aborted)$/;
 
 export class LogIndex {
   readonly failuresByReq = new Map<string, LogLine[]>();
@@ -16,12 +16,22 @@ export class LogIndex {
   /** Lines on stdout that are not JSON (nothing should be). */
   readonly notJson: string[] = [];
   lines = 0;
+  /** Bytes of stdout so far (UTF-8, newlines included), and the longest line. */
+  bytes = 0;
+  longestLineBytes = 0;
+  /** Lines that contain this marker (the abusive clients' big header must be in none). */
+  marker: string | undefined;
+  markedLines = 0;
   last: LogLine | undefined;
   /** The "stopped" line, and any written after it (nothing should be). */
   stopped: LogLine | undefined;
   readonly afterStopped: LogLine[] = [];
 
   readonly add = (text: string): void => {
+    const size = Buffer.byteLength(text) + 1;
+    this.bytes += size;
+    this.longestLineBytes = Math.max(this.longestLineBytes, size);
+    if (this.marker !== undefined && text.includes(this.marker)) this.markedLines++;
     if (text.trim() === '') return;
     let line: LogLine;
     try {
@@ -35,7 +45,7 @@ export class LogIndex {
     if (this.stopped) this.afterStopped.push(line);
     if (line.msg === 'stopped') this.stopped = line;
     if ((line.level ?? 0) >= ERROR_LEVEL) this.addFailure(line);
-    const accessId = (line.req as { id?: unknown } | undefined)?.id;
+    const accessId = line.reqId;
     if (typeof accessId === 'string' && ACCESS_MESSAGE.test(String(line.msg))) {
       this.accessByReq.set(accessId, (this.accessByReq.get(accessId) ?? 0) + 1);
     }

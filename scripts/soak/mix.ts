@@ -11,7 +11,7 @@ export interface Kind {
   failure: boolean;
   /** Read the first chunk, then destroy the socket (a visitor who leaves mid-stream). */
   disconnect: boolean;
-  /** Gets an access line at LOG_LEVEL=info (health checks log at debug: server/logger.ts). */
+  /** Gets an access line at LOG_LEVEL=info (health checks and assets log at debug: server/access-log.ts). */
   accessLogged: boolean;
   /** How many times it appears in one round of the mix. */
   weight: number;
@@ -33,7 +33,7 @@ export function buildMix(assetPath: string): Kind[] {
     kind({ name: 'home', path: '/', expect: 200, weight: 4 }),
     kind({ name: 'home (crawler)', path: '/', expect: 200, headers: crawler }),
     kind({ name: 'streamed page', path: '/_diag/slow?ms=50', expect: 200 }),
-    kind({ name: 'static asset', path: assetPath, expect: 200, headers: plain, weight: 2 }),
+    kind({ name: 'static asset', path: assetPath, expect: 200, headers: plain, weight: 2, accessLogged: false }),
     kind({ name: 'healthz', path: '/healthz', expect: 200, headers: plain, accessLogged: false }),
     kind({ name: 'server error', path: '/_diag/server-error', expect: 500, failure: true }),
     kind({ name: 'async error', path: '/_diag/async-error', expect: 500, failure: true }),

@@ -6,6 +6,7 @@ import { fetchOnce } from '../bench/http.ts';
 import { entryScript } from '../bench/measure.ts';
 import { memoryMb, openFds } from '../bench/proc.ts';
 import { sleep, type RunningServer } from '../bench/spawn.ts';
+import { ABUSE_S, abusiveClients } from './abuse.ts';
 import { evaluate } from './checks.ts';
 import type { Outcome } from './client.ts';
 import { LogIndex } from './logs.ts';
@@ -69,7 +70,7 @@ async function main(): Promise<number> {
   const durationS = numberFlag(flags, 'duration', DEFAULT_DURATION_S, MAX_DURATION_S);
   const warmupS = numberFlag(flags, 'warmup', Math.max(MIN_WARMUP_S, durationS * WARMUP_SHARE), MAX_DURATION_S);
   const concurrency = numberFlag(flags, 'concurrency', DEFAULT_CONCURRENCY, 256);
-  const budgetS = warmupS + durationS + FIXED_BUDGET_S;
+  const budgetS = warmupS + durationS + 3 * ABUSE_S + FIXED_BUDGET_S;
   setTimeout(() => {
     console.error(`soak: still running after ${budgetS} s; aborting`);
     process.exit(2);
@@ -85,8 +86,13 @@ async function main(): Promise<number> {
   const mix = buildMix(await assetPath(server));
   const warm = await phase(server, mix, 'warm-up', warmupS, concurrency);
   const afterWarmup = await settledSample(server);
+  const bytesBefore = logs.bytes;
+  const soakStarted = performance.now();
   const soak = await phase(server, mix, 'main', durationS, concurrency);
+  const volume = { requests: soak.length, bytes: logs.bytes - bytesBefore, seconds: (performance.now() - soakStarted) / 1000 };
   const atEnd = await settledSample(server);
+  console.log(`soak: abusive clients, ${ABUSE_S} s each`);
+  const abuse = await abusiveClients(server.url, logs);
 
   console.log('soak: SIGTERM under load');
   signalled = true;
@@ -103,8 +109,9 @@ async function main(): Promise<number> {
     stderr: server.stderr(),
     rssMb: { warm: afterWarmup.rssMb, end: atEnd.rssMb },
     fds: { warm: afterWarmup.fds, end: atEnd.fds },
+    abuse,
   });
-  printReport([...outcomes, ...drain.inFlight], checks);
+  printReport([...outcomes, ...drain.inFlight], checks, volume, abuse);
   return checks.every((c) => c.pass) ? 0 : 1;
 }
 

@@ -20,7 +20,24 @@ export function digestKey(key: string | undefined): string {
   return key ?? PROCESS_KEY;
 }
 
+/**
+ * In an error storm one failure repeats thousands of times: its digest is remembered by
+ * fingerprint instead of hashed again. Cleared when full, so memory stays bounded whatever
+ * varies between failures.
+ */
+const MEMO_SIZE = 1_000;
+
 export function createDigester(key: string | undefined, root: string = APP_ROOT): Digester {
   const secret = digestKey(key);
-  return (err) => createHmac('sha256', secret).update(fingerprint(err, root)).digest().subarray(0, DIGEST_BYTES).toString('base64url');
+  const memo = new Map<string, string>();
+  return (err) => {
+    const print = fingerprint(err, root);
+    let digest = memo.get(print);
+    if (digest === undefined) {
+      digest = createHmac('sha256', secret).update(print).digest().subarray(0, DIGEST_BYTES).toString('base64url');
+      if (memo.size >= MEMO_SIZE) memo.clear();
+      memo.set(print, digest);
+    }
+    return digest;
+  };
 }

@@ -19,7 +19,12 @@ interface ErrorHandlerDeps {
 
 /** JSON for API routes and for clients that prefer it; HTML pages for everyone else. */
 export function wantsJson(req: Request, res: Response): boolean {
-  return res.locals.api === true || req.path.startsWith('/api/') || req.accepts(['html', 'json']) === 'json';
+  if (res.locals.api === true || req.path.startsWith('/api/')) return true;
+  // Content negotiation only when JSON is named: without "json" or "application/*" in Accept,
+  // HTML wins (or nothing matches and HTML is the default), and parsing Accept is skipped.
+  const accept = req.headers.accept;
+  if (accept === undefined || !(accept.includes('json') || accept.includes('application/*'))) return false;
+  return req.accepts(['html', 'json']) === 'json';
 }
 
 /**

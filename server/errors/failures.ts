@@ -96,16 +96,21 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       const failure: Failure = { status, digest: status >= 500 ? deps.digester(error) : undefined };
       recorded.set(error, failure);
       res.locals.digest ??= failure.digest;
+      // pino-http's convention: the response's error. Without it pino-http constructs an Error
+      // (and captures a stack nobody reads) for every 5xx access line.
+      if (isInstance(error, Error)) res.err ??= error;
 
       const where = { ...failure, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
-      const fields = {
-        ...where,
-        headersSent: res.headersSent,
-        // An expected 4xx is fully described by its type and message; its stack is noise.
-        error: status < 500 && isInstance(error, HttpError) ? { type: error.name, message: error.message } : serializeError(error),
-      };
-      if (status >= 500) deps.logger.error(fields, 'request failed');
-      else deps.logger.info(fields, 'request rejected');
+      if (status >= 500) {
+        // At LOG_LEVEL=fatal the line is not written: then nothing of it is built either.
+        if (deps.logger.isLevelEnabled('error')) {
+          deps.logger.error({ ...where, headersSent: res.headersSent, error: serializeError(error) }, 'request failed');
+        }
+      } else {
+        // An expected 4xx is fully described by its status and reason: both go on the request's
+        // access line (access-log.ts), which every request gets anyway, and no line of its own.
+        res.locals.rejection ??= isInstance(error, HttpError) ? error.message : serializeError(error).message;
+      }
       deps.metrics?.failure(kind, status);
       if (failure.digest !== undefined) report(deps, { ...where, error, digest: failure.digest });
       return failure;

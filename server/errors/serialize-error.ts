@@ -22,7 +22,21 @@ function cut(line: string): string {
   return line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}…` : line;
 }
 
+/** True when no line is over the cut and there are too few lines to be over the frame cap. */
+function withinCaps(stack: string): boolean {
+  let lines = 0;
+  for (let start = 0; start <= stack.length; lines++) {
+    const end = stack.indexOf('\n', start);
+    const stop = end === -1 ? stack.length : end;
+    if (stop - start > MAX_LINE_LENGTH || lines > MAX_STACK_FRAMES) return false;
+    start = stop + 1;
+  }
+  return true;
+}
+
 export function capStack(stack: string): string {
+  // The common stack (V8 keeps 10 frames) is within the caps: kept as it is, nothing allocated.
+  if (withinCaps(stack)) return stack;
   const lines = stack.split('\n');
   const frameStart = lines.findIndex((line) => /^\s+at /.test(line));
   const head = frameStart === -1 ? lines : lines.slice(0, frameStart);

@@ -90,7 +90,7 @@ if (found.engine === undefined || skipped !== undefined) {
       const id = String(reply.headers['x-request-id']);
       expect(id).not.toBe('forged-by-client');
       await expect.poll(() => cluster.haproxyLog.includes(` ${id} `)).toBe(true);
-      const access = (await cluster.allLogs()).filter((line) => (line.req as { id?: string } | undefined)?.id === id);
+      const access = (await cluster.allLogs()).filter((line) => line.reqId === id && line.msg === 'request completed');
       expect(access).toHaveLength(1);
       console.log(`request id ${id}: in HAProxy's log, the response and one access line`);
     });
@@ -101,7 +101,7 @@ if (found.engine === undefined || skipped !== undefined) {
       const direct = await send(`http://127.0.0.1:${cluster.replicas[0]!.port}/`, { localAddress: '127.0.0.3', headers: { 'x-forwarded-for': '203.0.113.9' } });
       const logs = await cluster.allLogs();
       const addressOf = (reply: { headers: Record<string, unknown> }) =>
-        (logs.find((line) => (line.req as { id?: string } | undefined)?.id === reply.headers['x-request-id'])?.req as { remoteAddress?: string } | undefined)?.remoteAddress;
+        logs.find((line) => line.reqId === reply.headers['x-request-id'] && line.msg === 'request completed')?.ip;
       expect(addressOf(viaBalancer)).toBe('127.0.0.2');
       expect(addressOf(direct)).toBe('127.0.0.3');
     });

@@ -4,9 +4,14 @@ export type LogLine = Record<string, unknown> & { level: number; msg?: string };
 
 export const LEVEL = { debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
 
+/** The access line's two messages: the response finished, or the client left first. */
+export const isAccessLine = (line: LogLine) => line.msg === 'request completed' || line.msg === 'request aborted';
+
 /** A pino destination that keeps every line, parsed, for assertions. */
 export class LogCapture extends Writable {
   readonly lines: LogLine[] = [];
+  /** The same lines as written, to weigh them. */
+  readonly raw: string[] = [];
   /** Lines that were not JSON: a server must write none (npm may). */
   readonly other: string[] = [];
   private partial = '';
@@ -21,14 +26,16 @@ export class LogCapture extends Writable {
     this.partial = parts.pop() ?? '';
     // Only JSON lines are log lines (npm and pino-pretty may print others).
     for (const part of parts) {
-      if (part.startsWith('{')) this.lines.push(JSON.parse(part) as LogLine);
-      else if (part !== '') this.other.push(part);
+      if (part.startsWith('{')) {
+        this.raw.push(part);
+        this.lines.push(JSON.parse(part) as LogLine);
+      } else if (part !== '') this.other.push(part);
     }
   }
 
-  /** Lines about one request: the access line (req.id) and failure lines (reqId). */
+  /** Lines about one request: its access line and failure lines both carry its reqId. */
   forRequest(id: string): LogLine[] {
-    return this.lines.filter((line) => line.reqId === id || (line.req as { id?: string } | undefined)?.id === id);
+    return this.lines.filter((line) => line.reqId === id);
   }
 
   /** Failure lines: the one line each failure gets (they carry the serialized error). */
@@ -36,8 +43,14 @@ export class LogCapture extends Writable {
     return this.lines.filter((line) => line.error !== undefined && (id === undefined || line.reqId === id));
   }
 
+  /** The request's access line (README, "The access line"). */
   access(id: string): LogLine | undefined {
-    return this.lines.find((line) => (line.req as { id?: string } | undefined)?.id === id);
+    return this.lines.find((line) => line.reqId === id && isAccessLine(line));
+  }
+
+  /** Every access line, in order. */
+  accessLines(): LogLine[] {
+    return this.lines.filter(isAccessLine);
   }
 
   /** Resolves once a line matching `predicate` has been written. */

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../server/config.ts';
 import { createProdFrontend } from '../../server/frontend.ts';
 import { createHttpServer, SERVER_LIMITS } from '../../server/http-server.ts';
 import { createLogger } from '../../server/logger.ts';
+import { createRefusalSummary, type RefusalSummary } from '../../server/refusal-summary.ts';
 import { LogCapture } from './logs.ts';
 
 export const DIAG_TOKEN = 'test-diagnostics-token-0123456789';
@@ -19,6 +20,8 @@ export interface TestApp {
   app: Express;
   config: Config;
   logs: LogCapture;
+  /** The app's 429 summary: flush() writes the counts it holds, as the process does at exit. */
+  refusals: RefusalSummary;
   /** Only after listen(). */
   url: string;
   listen(): Promise<string>;
@@ -28,18 +31,21 @@ export interface TestApp {
 /**
  * The real app over the built client, logging into memory; production mode unless told.
  * `renderer` swaps the app's route table for a test's (createRenderer in client/entry-server.tsx).
+ * `refusalWindowMs` shortens the 429 summary's window for tests that wait for it to close.
  */
-export function createTestApp(env: Record<string, string> = {}, deps: Partial<AppDeps> = {}, renderer: Renderer = appRenderer): TestApp {
+export function createTestApp(env: Record<string, string> = {}, deps: Partial<AppDeps> = {}, renderer: Renderer = appRenderer, refusalWindowMs?: number): TestApp {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'debug', DIAGNOSTICS_TOKEN: DIAG_TOKEN, DIGEST_KEY: 'test-digest-key-0123456789', ...env });
   const logs = new LogCapture();
   const logger = createLogger(config, logs);
   const frontend = createProdFrontend(CLIENT_DIR, renderer);
-  const app = createApp(config, { logger, frontend, ...deps });
+  const refusals = deps.refusals ?? createRefusalSummary(logger, refusalWindowMs);
+  const app = createApp(config, { logger, frontend, refusals, ...deps });
   let server: Server | undefined;
   const testApp: TestApp = {
     app,
     config,
     logs,
+    refusals,
     url: '',
     listen: () =>
       new Promise((resolve) => {
