@@ -10,6 +10,7 @@ import {
   type LoaderFunction,
   type StaticHandlerContext,
 } from 'react-router';
+import { boundedMemo } from '../shared/bounded-memo.ts';
 import { Document } from '../shared/Document.tsx';
 import { ErrorPage } from '../shared/ErrorPage.tsx';
 import ERROR_PAGE_CSS from '../shared/error-page.css?raw';
@@ -78,17 +79,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   const handler = createStaticHandler(routes);
   // matchRoutes flattens, ranks and compiles the whole table on every call (a fifth of a 404's
   // CPU time in a profile); the table is fixed, so each path's matches are remembered.
-  const matchPath = (pathname: string) => matchRoutes(handler.dataRoutes, pathname);
-  const matched = new Map<string, ReturnType<typeof matchPath>>();
-  const matchesOf = (pathname: string) => {
-    let matches = matched.get(pathname);
-    if (matches === undefined) {
-      matches = matchPath(pathname);
-      if (matched.size >= MAX_REMEMBERED_PATHS) matched.clear();
-      matched.set(pathname, matches);
-    }
-    return matches;
-  };
+  const matchesOf = boundedMemo((pathname: string) => matchRoutes(handler.dataRoutes, pathname), MAX_REMEMBERED_PATHS);
 
   /** The routes the request matches, or none when it names a diagnostic route without the token. */
   function match(context: MatchContext) {

@@ -54,9 +54,11 @@ describe('client navigation in a real browser', () => {
     await new Promise((resolve) => counting.server.close(resolve));
   });
 
-  async function hydrated(path: string, viewport = { width: 1280, height: 900 }) {
+  /** A page at `path`, hydrated; `clock` puts its clock under the test's control from the start. */
+  async function hydrated(path: string, viewport = { width: 1280, height: 900 }, clock = false) {
     const opened = await openPage(browser, DIAG);
     await opened.page.setViewportSize(viewport);
+    if (clock) await opened.page.clock.install();
     const requests = recordRequests(opened.page);
     await opened.page.goto(`${origin}${path}`);
     await opened.page.waitForSelector('html[data-hydrated="true"]');
@@ -126,28 +128,18 @@ describe('client navigation in a real browser', () => {
   });
 
   it(`gives up on a navigation after ${NAVIGATION_TIMEOUT_MS} ms and loads the document instead`, async () => {
-    const opened = await openPage(browser, DIAG);
-    const { page } = opened;
-    await page.clock.install();
-    const requests = recordRequests(page);
-    await page.goto(`${origin}/_diag/links?count=1&ms=4000`);
-    await page.waitForSelector('html[data-hydrated="true"]');
+    const { page, requests, close } = await hydrated('/_diag/links?count=1&ms=4000', undefined, true);
     await page.getByRole('link', { name: 'Slow page 1' }).click();
     await page.clock.runFor(NAVIGATION_TIMEOUT_MS - 200);
     expect(documentLoads(requests)).toHaveLength(1);
     const documentLoad = page.waitForRequest((r) => r.isNavigationRequest() && r.url().includes('/_diag/slow-loader'));
     await page.clock.runFor(400);
     expect(new URL((await documentLoad).url()).search).toBe('?ms=4000&n=1');
-    await opened.close();
+    await close();
   });
 
   it('a navigation given up for another never falls back to a document load later', async () => {
-    const opened = await openPage(browser, DIAG);
-    const { page } = opened;
-    await page.clock.install();
-    const requests = recordRequests(page);
-    await page.goto(`${origin}/_diag/links?count=1&ms=4000`);
-    await page.waitForSelector('html[data-hydrated="true"]');
+    const { page, requests, close } = await hydrated('/_diag/links?count=1&ms=4000', undefined, true);
     await page.getByRole('link', { name: 'Slow page 1' }).click();
     await page.clock.runFor(1_000);
     await page.getByRole('link', { name: 'Loader error' }).click();
@@ -155,16 +147,11 @@ describe('client navigation in a real browser', () => {
     await page.clock.runFor(NAVIGATION_TIMEOUT_MS);
     expect(documentLoads(requests)).toHaveLength(1);
     expect(new URL(page.url()).pathname).toBe('/_diag/loader-error');
-    await opened.close();
+    await close();
   });
 
   it(`uses a fresh prefetch for a navigation, and fetches again once it is older than ${PREFETCH_STALE_MS / 1000} s`, async () => {
-    const opened = await openPage(browser, DIAG);
-    const { page } = opened;
-    await page.clock.install();
-    const requests = recordRequests(page);
-    await page.goto(`${origin}/guide/streaming`);
-    await page.waitForSelector('html[data-hydrated="true"]');
+    const { page, requests, close } = await hydrated('/guide/streaming', undefined, true);
     const failures = () => dataFetches(requests, '/guide/failures').length;
     await vi.waitFor(() => expect(failures()).toBe(1)); // the visible tab was prefetched
     await page.getByRole('link', { name: 'Failures' }).first().click();
@@ -176,7 +163,7 @@ describe('client navigation in a real browser', () => {
     await page.getByRole('link', { name: 'Failures' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Failures' }).waitFor();
     expect(failures()).toBe(2);
-    await opened.close();
+    await close();
   });
 
   it('a navigation whose data request fails as a request loads the document instead', async () => {
