@@ -19,11 +19,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 
-# --- build: dist/client (hashed assets + .vite/manifest.json) and dist/server.
+# --- build: dist/client (hashed assets + .vite/manifest.json), dist/server and dist/cli (the
+# operator's digest tool, built executable by cli/vite.config.ts).
 FROM deps AS build
 COPY . .
-# The digest CLI is a bin: it must be executable (its shebang names node).
-RUN npm run build && chmod +x dist/server/digest.js
+RUN npm run build
 
 # --- prod-deps: a separate, clean install without devDependencies (rather than pruning the
 # build's node_modules), so nothing the build left behind can reach the image.
@@ -32,7 +32,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
-# --- runtime: package.json (ESM "type": "module" and the bin entry), production
+# --- runtime: package.json (ESM "type": "module"), production
 # node_modules and dist/, nothing else. COPY leaves them owned by root and world-readable:
 # the app writes nothing, so the user it runs as cannot change its own code.
 FROM ${NODE_IMAGE} AS runtime
@@ -42,10 +42,10 @@ WORKDIR /app
 COPY package.json ./
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# `npx react-ssr-host-digest` runs the package's own bin by linking /app into npm's cache,
-# and npm then chmods the bin's file: only its owner may, so the operator's CLI (never loaded
-# by the server) belongs to the node user. Everything the server runs stays root's.
-RUN chown node:node dist/server/digest.js
+# The operator's digest tool on PATH: `react-ssr-host-digest` (and `npx react-ssr-host-digest`,
+# which finds it in npm's global bin) runs the root-owned build. package.json has no `bin` on
+# purpose: npx would then install /app into its cache and chmod the file, which only its owner may.
+RUN ln -s /app/dist/cli/digest.js /usr/local/bin/react-ssr-host-digest
 # Mount point of the shared assets volume (SHARED_ASSETS_DIR, see README "Run in production"):
 # owned by node, so an empty named volume mounted here starts out writable by the server.
 RUN mkdir -p /srv/assets && chown node:node /srv/assets

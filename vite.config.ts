@@ -86,7 +86,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         sourcemap: true,
         rolldownOptions: {
           // `renderer` is the app's React renderer under a stable name, for the bench's floor.
-          input: { index: 'server/index.ts', instrument: 'server/instrument.ts', digest: 'scripts/digest/cli.ts', renderer: 'client/entry-server.tsx' },
+          input: { index: 'server/index.ts', instrument: 'server/instrument.ts', renderer: 'client/entry-server.tsx' },
         },
       }
     : {

@@ -1,15 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { BROWSER_HEADERS, startAppServer } from '../scripts/bench/app-server.ts';
-import { removeBuildSnapshot } from '../scripts/bench/build-snapshot.ts';
-import { loadRoute } from '../scripts/bench/load.ts';
-import { entryScript, firstLoadScripts } from '../scripts/bench/measure.ts';
-import { evaluate, type SoakFacts } from '../scripts/soak/checks.ts';
-import type { Outcome } from '../scripts/soak/client.ts';
-import { digestsIn } from '../scripts/soak/digests.ts';
-import { LogIndex } from '../scripts/soak/logs.ts';
-import { buildMix } from '../scripts/soak/mix.ts';
-import { sigtermUnderLoad } from '../scripts/soak/shutdown.ts';
-import { runTraffic } from '../scripts/soak/traffic.ts';
+import { BROWSER_HEADERS, startAppServer } from '../tools/bench/app-server.ts';
+import { removeBuildSnapshot } from '../tools/bench/build-snapshot.ts';
+import { loadRoute } from '../tools/bench/load.ts';
+import { entryScript, firstLoadScripts } from '../tools/bench/measure.ts';
+import { evaluate, type SoakFacts } from '../tools/soak/checks.ts';
+import type { Outcome } from '../tools/soak/client.ts';
+import { digestsIn } from '../tools/soak/digests.ts';
+import { LogIndex } from '../tools/soak/logs.ts';
+import { buildMix } from '../tools/soak/mix.ts';
+import { sigtermUnderLoad } from '../tools/soak/shutdown.ts';
+import { runTraffic } from '../tools/soak/traffic.ts';
 
 const HOME_HTML =
   '<head><link rel="modulepreload" fetchPriority="low" href="/assets/entry-a.js"/><link rel="modulepreload" href="/assets/react-b.js"/></head>' +

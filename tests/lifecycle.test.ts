@@ -32,7 +32,7 @@ describe('production process', () => {
     // A checkout with its sources but no node_modules/vite and no dist/: what `npm ci --omit=dev` leaves.
     const dir = mkdtempSync(join(tmpdir(), 'react-ssr-host-nodev-'));
     try {
-      for (const path of ['package.json', 'scripts/ensure-build.js', 'server/index.ts']) cpSync(join(ROOT, path), join(dir, path));
+      for (const path of ['package.json', 'tools/ensure-build.js', 'server/index.ts']) cpSync(join(ROOT, path), join(dir, path));
       const result = spawnSync('npm', ['start', '--silent'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
       expect(result.status).toBe(1);
       const lines = `${result.stdout}${result.stderr}`.split('\n').filter((line) => line.trim() && !line.startsWith('npm warn'));

@@ -7,8 +7,8 @@ import type { Response } from 'supertest';
 // Running the digest CLI the way an operator does, and the log files it reads.
 
 export const ROOT = join(import.meta.dirname, '../..');
-export const DIGEST_SOURCE = join(ROOT, 'scripts/digest/cli.ts');
-export const DIGEST_BIN = join(ROOT, 'dist/server/digest.js');
+export const DIGEST_SOURCE = join(ROOT, 'cli/digest.ts');
+export const DIGEST_BIN = join(ROOT, 'dist/cli/digest.js');
 
 export interface DigestRun {
   status: number | null;

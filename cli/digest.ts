@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The digest lookup CLI: from a digest on a user's screenshot to the failure, in one command.
 // It runs in the production image, where only Node and prod dependencies exist: it imports
-// Node built-ins and its sibling files only (the SSR build bundles it to dist/server/digest.js).
+// Node built-ins and its sibling files only (cli/vite.config.ts bundles it to dist/cli/digest.js).
 
 import { USAGE, UsageError, parseCommand, type Command } from './args.ts';
 import { ambiguityWarning, lookupJson, lookupText } from './format-lookup.ts';

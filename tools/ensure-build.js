@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/client/.vite/manifest.json'];
-const SOURCES = ['client', 'server', 'shared', 'vite.config.ts', 'package-lock.json'];
+const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/client/.vite/manifest.json', 'dist/cli/digest.js'];
+const SOURCES = ['client', 'server', 'shared', 'cli', 'vite.config.ts', 'package-lock.json'];
 
 function newestMtime(path) {
   const stat = statSync(path);

@@ -6,7 +6,7 @@ export interface BenchRoute {
   label: string;
   path: string;
   expect: number;
-  /** The counterpart on the Express + React floor (scripts/bench/floor-react.ts). */
+  /** The counterpart on the Express + React floor (tools/bench/floor-react.ts). */
   floorPath: string;
   /** A failure path: its p99 has a target (see targets.ts). */
   failure?: boolean;

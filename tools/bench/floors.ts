@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { buildSnapshot } from './build-snapshot.ts';
 import { spawnServer, type RunningServer } from './spawn.ts';
 
-const HERE = 'scripts/bench';
+const HERE = 'tools/bench';
 
 /** node:http answering `html` (our home page's bytes) on every path. */
 export async function startHttpFloor(html: string, cpus?: string): Promise<RunningServer> {

@@ -21,7 +21,7 @@ export interface SoakFacts {
   stderr: string;
   rssMb: { warm: number; end: number };
   fds: { warm: number; end: number };
-  /** What each abusive client made the server write (scripts/soak/abuse.ts), when they ran. */
+  /** What each abusive client made the server write (tools/soak/abuse.ts), when they ran. */
   abuse?: Abuse[];
 }
 
