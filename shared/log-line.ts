@@ -1,0 +1,62 @@
+// The log-line contract: what the server writes (pino JSON, one object per line) and what the
+// operator's digest tool (cli/), the tests and the soak read. Field by field in README,
+// "The access line" and "The failure line". Change a name here and every reader follows.
+
+/** pino's numeric levels. 5xx failures are `error`; a browser's report is `warn`. */
+export const LEVEL = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 } as const;
+
+/** The access line's message: one line per request, written when the response finishes. */
+export const ACCESS_COMPLETED = 'request completed';
+/** The access line's message when the client left before the response was whole. */
+export const ACCESS_ABORTED = 'request aborted';
+/** A 5xx failure's one line (server/errors/failures.ts). */
+export const FAILURE_MESSAGE = 'request failed';
+/** The error page itself failed while answering a failure: one extra line beside the first. */
+export const SECONDARY_FAILURE_MESSAGE = 'the error page failed: sent the static fallback';
+/** The process entry's lines: once listening (with `port`), and the last line before exit. */
+export const LISTENING_PREFIX = 'listening on ';
+export const STOPPED_MESSAGE = 'stopped';
+
+/** An incoming X-Request-Id is kept only when it is short and plain enough to be a log field. */
+export const REQUEST_ID = /^[\w.:@-]{1,128}$/;
+
+/**
+ * The `error` field of a failure line: the thrown value's type, message, capped stack, a string
+ * `code` when it has one, and its causes (server/errors/serialize-error.ts writes it).
+ */
+export interface SerializedError {
+  type: string;
+  message: string;
+  stack?: string;
+  code?: string;
+  cause?: SerializedError;
+}
+
+/** Where a line came from: `client` marks a browser's report (server/client-errors.ts). */
+export type Side = 'server' | 'client';
+
+/** The fields readers rely on; every other field is described in README. */
+export interface LogLine {
+  level: number;
+  time?: number | string;
+  msg?: string;
+  release?: string;
+  reqId?: string;
+  method?: string;
+  path?: string;
+  route?: string;
+  status?: number;
+  digest?: string;
+  error?: SerializedError;
+  side?: Side;
+  /** Browser reports: the page load's request id, whether the proof checked out, a digest named without one. */
+  pageReqId?: string;
+  verified?: boolean;
+  claimedDigest?: string;
+  /** Process faults: uncaughtException, unhandledRejection. */
+  kind?: string;
+  secondaryFailure?: true;
+  [field: string]: unknown;
+}
+
+export const isAccessLine = (line: { msg?: unknown }): boolean => line.msg === ACCESS_COMPLETED || line.msg === ACCESS_ABORTED;
