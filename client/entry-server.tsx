@@ -24,7 +24,6 @@ import type { RouteEntry } from './router/route-table.ts';
 import { HOST_ROUTE_ID, toRouterRoutes, type LoaderFor } from './router/router-routes.ts';
 import { routes as appRoutes } from './routes.tsx';
 
-export type { Renderer, ServerErrorPageProps, StreamOptions } from '../shared/page-seam.ts';
 
 /** What the static handler passes every loader (`requestContext`). */
 interface LoaderContext {

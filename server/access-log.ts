@@ -120,7 +120,7 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     };
     const userAgent = req.headers['user-agent'];
     if (userAgent) line.userAgent = cut(userAgent, MAX_USER_AGENT_CHARS);
-    const { digest, rejection } = res.locals as { digest?: string; rejection?: string };
+    const { digest, rejection } = res.locals;
     if (digest !== undefined) line.digest = digest;
     if (rejection !== undefined) line.reason = cut(rejection, MAX_REASON_CHARS);
     if (requestHeaders.length > 0) {
@@ -137,7 +137,7 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
       refusals.refused(routeOf(req, res), key);
       return 'silent';
     }
-    const quiet = res.statusCode < 400 && (HEALTH_PATHS.has(pathOf(req.url)) || QUIET_ROUTES.has(res.locals.route as string));
+    const quiet = res.statusCode < 400 && (HEALTH_PATHS.has(pathOf(req.url)) || QUIET_ROUTES.has(res.locals.route ?? ''));
     const wanted = quiet ? 'debug' : 'info';
     return logger.isLevelEnabled(wanted) ? wanted : 'silent';
   }

@@ -7,7 +7,7 @@ import { createDiagnosticsRouter } from './diagnostics.ts';
 import { createDigester } from './errors/digest.ts';
 import { createErrorHandler } from './errors/error-handler.ts';
 import { createFailureRecorder, type Reporter } from './errors/failures.ts';
-import { HttpError } from './errors/http-error.ts';
+import { httpError } from './errors/http-error.ts';
 import { createReportProofs } from './errors/report-proof.ts';
 import type { Frontend } from './frontend.ts';
 import type { TraceMeta } from '../shared/runtime.ts';
@@ -43,7 +43,7 @@ const rejectMalformedPath: RequestHandler = (req, _res, next) => {
     decodeURIComponent(req.path);
     next();
   } catch (cause) {
-    next(new HttpError(400, 'Malformed URL: invalid percent-encoding', { cause }));
+    next(httpError(400, 'Malformed URL: invalid percent-encoding', { cause }));
   }
 };
 
@@ -80,7 +80,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(DATA_PATH, pages.data);
   app.use(pages.page);
   app.use(() => {
-    throw new HttpError(404, NOT_FOUND_MESSAGE);
+    throw httpError(404, NOT_FOUND_MESSAGE);
   });
   const errorHandler = createErrorHandler({ config, failures, loadRenderer: () => deps.frontend.loadRenderer() });
   app.use(errorHandler);
@@ -99,7 +99,7 @@ function keepInPipeline(app: Express, errorHandler: ErrorRequestHandler): Expres
   const handle = target.handle.bind(app);
   target.handle = (req, res, done) => {
     normalizeTarget(req);
-    handle(req, res, done ?? ((error?: unknown) => errorHandler(error ?? new HttpError(404, NOT_FOUND_MESSAGE), req as Request, res as Response, () => {})));
+    handle(req, res, done ?? ((error?: unknown) => errorHandler(error ?? httpError(404, NOT_FOUND_MESSAGE), req as Request, res as Response, () => {})));
   };
   return app;
 }

@@ -1,6 +1,6 @@
 import express, { Router, type Request } from 'express';
 import type { Logger } from 'pino';
-import { HttpError } from './errors/http-error.ts';
+import { httpError, methodNotAllowed } from './errors/http-error.ts';
 import type { ReportProofs } from './errors/report-proof.ts';
 import { PROOF, SERVER_DIGEST } from '../shared/digest-proof.ts';
 import { capStack, MAX_LINE_LENGTH } from './errors/serialize-error.ts';
@@ -38,22 +38,22 @@ export interface ClientErrorReport {
 
 function text(value: unknown, name: string, max: number): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > max) {
-    throw new HttpError(400, `Invalid client error report: "${name}" must be a string of 1 to ${max} characters`);
+    throw httpError(400, `Invalid client error report: "${name}" must be a string of 1 to ${max} characters`);
   }
   return value;
 }
 
 export function parseReport(body: unknown): ClientErrorReport {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError(400, 'Invalid client error report: expected a JSON object');
+    throw httpError(400, 'Invalid client error report: expected a JSON object');
   }
   const input = body as Record<string, unknown>;
   const digest = text(input.digest, 'digest', 32);
-  if (!CLIENT_DIGEST.test(digest)) throw new HttpError(400, 'Invalid client error report: malformed "digest"');
+  if (!CLIENT_DIGEST.test(digest)) throw httpError(400, 'Invalid client error report: malformed "digest"');
   const kind = text(input.kind, 'kind', 16) as ClientErrorReport['kind'];
-  if (!KINDS.includes(kind)) throw new HttpError(400, `Invalid client error report: "kind" must be one of ${KINDS.join(', ')}`);
+  if (!KINDS.includes(kind)) throw httpError(400, `Invalid client error report: "kind" must be one of ${KINDS.join(', ')}`);
   const path = text(input.path, 'path', 2048);
-  if (!path.startsWith('/')) throw new HttpError(400, 'Invalid client error report: "path" must start with /');
+  if (!path.startsWith('/')) throw httpError(400, 'Invalid client error report: "path" must start with /');
   const report: ClientErrorReport = {
     digest,
     kind,
@@ -95,7 +95,7 @@ export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs): 
     },
   );
   router.all(CLIENT_ERRORS_PATH, (req) => {
-    throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: 'POST' } });
+    throw methodNotAllowed(req.method, 'POST');
   });
   return router;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type RequestHandler } from 'express';
 import type { PageAssets } from '../shared/runtime.ts';
-import type { Renderer } from './render.ts';
+import type { Renderer } from '../shared/page-seam.ts';
 import { createSourceMapper } from './errors/source-maps.ts';
 
 // The one place where dev and production differ: where client assets come from and how the

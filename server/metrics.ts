@@ -30,7 +30,7 @@ const REFUSALS: Record<number, string> = { 413: 'too_large', 414: 'too_large', 4
 
 /** The route label: the route id the app set, or a fixed name; never the request's path. */
 function routeLabel(req: Request, res: Response, known: Set<string>): string {
-  const id = (res.locals.route as string | undefined) ?? (req.route ? `${req.baseUrl}${String(req.route.path)}` : undefined);
+  const id = res.locals.route ?? (req.route ? `${req.baseUrl}${String(req.route.path)}` : undefined);
   if (id === undefined) {
     if (req.path.startsWith('/assets/')) return 'assets';
     return res.statusCode === 404 ? 'unmatched' : 'none';

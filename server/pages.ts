@@ -4,12 +4,13 @@ import { DATA_PATH, ROUTES_PARAM, type DataLine } from '../shared/route-data.ts'
 import type { BrowserSentryConfig, TraceMeta } from '../shared/runtime.ts';
 import type { Config } from './config.ts';
 import { diagnosticsAllowed } from './diagnostics.ts';
-import { HttpError } from './errors/http-error.ts';
+import { httpError, methodNotAllowed } from './errors/http-error.ts';
 import type { FailureRecorder } from './errors/failures.ts';
 import { asNextError } from './errors/thrown-value.ts';
 import type { Frontend } from './frontend.ts';
 import { displayHostname, requestOrigin } from './hostname.ts';
-import { ClientAbortError, requestDeadline, streamReact } from './render.ts';
+import { ClientAbortError, CrossOriginRedirectError } from './errors/render-errors.ts';
+import { requestDeadline, streamReact } from './render.ts';
 
 // The app's pages come from its route table (client/routes.tsx) through the renderer; nothing
 // here lists them. Pages answer GET and HEAD (HEAD with the status GET would have, RFC 9110
@@ -33,14 +34,6 @@ function browserSentry(config: Config): BrowserSentryConfig | undefined {
   if (sentry === undefined) return undefined;
   const { dsn, environment, tunnelPath, tracesSampleRate } = sentry;
   return { dsn, environment, tracesSampleRate, tunnel: tunnelPath, release: config.release };
-}
-
-/** A loader may redirect only within this site: anything else would be an open redirect. */
-export class CrossOriginRedirectError extends Error {
-  constructor(location: string) {
-    super(`A loader redirected to another origin: ${location.slice(0, 200)}`);
-    this.name = 'CrossOriginRedirectError';
-  }
 }
 
 /**
@@ -115,7 +108,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     const deadline = requestDeadline(res, deps.config.streamTimeoutMs);
     const context = contextFor(req, res, url, deadline);
     res.locals.route = `page:${routeId}`;
-    if (!isRead) throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: PAGE_METHODS } });
+    if (!isRead) throw methodNotAllowed(req.method, PAGE_METHODS);
     const outcome = await render.page(context);
     switch (outcome.type) {
       case 'no-route':
@@ -144,10 +137,10 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   /** Loader data for a client navigation, as newline-delimited JSON (shared/route-data.ts). */
   const data: RequestHandler = async (req, res, next) => {
     res.locals.api = true;
-    if (req.method !== 'GET') throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: 'GET' } });
+    if (req.method !== 'GET') throw methodNotAllowed(req.method, 'GET');
     const routeIds = (new URLSearchParams(queryOf(req)).get(ROUTES_PARAM) ?? '').split(',').filter(Boolean);
     if (routeIds.length === 0 || routeIds.length > MAX_ROUTE_IDS || !routeIds.every((id) => ROUTE_ID.test(id))) {
-      throw new HttpError(400, `${ROUTES_PARAM} must name 1 to ${MAX_ROUTE_IDS} route ids`);
+      throw httpError(400, `${ROUTES_PARAM} must name 1 to ${MAX_ROUTE_IDS} route ids`);
     }
     const deadline = requestDeadline(res, deps.config.streamTimeoutMs);
     const context = contextFor(req, res, pagePath(req, queryOf(req, ROUTES_PARAM)), deadline);

@@ -1,6 +1,6 @@
 import { rateLimit } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { HttpError } from './errors/http-error.ts';
+import { httpError } from './errors/http-error.ts';
 import { serializeError } from './errors/serialize-error.ts';
 
 /**
@@ -21,6 +21,6 @@ export function perClientLimit(options: { windowMs: number; limit: number }, log
     validate: { xForwardedForHeader: false, forwardedHeader: false, trustProxy: false },
     // Whatever it still reports goes to the log as one JSON line, never to stderr as a stack.
     logger: { warn: warn('warn'), error: warn('error') },
-    handler: (_req, _res, next) => next(new HttpError(429, 'Too many requests: slow down and retry later')),
+    handler: (_req, _res, next) => next(httpError(429, 'Too many requests: slow down and retry later')),
   });
 }

@@ -4,25 +4,9 @@ import type { PipeableStream } from 'react-dom/server';
 import type { StreamOptions } from '../shared/page-seam.ts';
 import type { Config } from './config.ts';
 import type { FailureRecorder } from './errors/failures.ts';
+import { ClientAbortError, StreamTimeoutError } from './errors/render-errors.ts';
 import { asNextError, isInstance } from './errors/thrown-value.ts';
 
-export type { Renderer } from '../shared/page-seam.ts';
-
-/** The render outlived the stream timeout: pending boundaries are sent as client-rendered. */
-export class StreamTimeoutError extends Error {
-  constructor(ms: number) {
-    super(`The render did not finish within the stream timeout of ${ms} ms`);
-    this.name = 'StreamTimeoutError';
-  }
-}
-
-/** The client went away; not a failure of ours, never logged as one. */
-export class ClientAbortError extends Error {
-  constructor() {
-    super('The client closed the connection before the response was complete');
-    this.name = 'ClientAbortError';
-  }
-}
 
 export const HTML_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -90,7 +74,7 @@ export function streamReact(deps: StreamDeps, req: Request, res: Response, next:
       process.nextTick(() => res.uncork());
     };
     const stream = start({
-      nonce: res.locals.cspNonce as string | undefined,
+      nonce: res.locals.cspNonce,
       onShellReady: waitForAll ? undefined : send,
       onAllReady: waitForAll ? send : undefined,
       onShellError(error) {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { HttpError } from './errors/http-error.ts';
+import { httpError } from './errors/http-error.ts';
 
 // Express routes on `req.url` parsed by the legacy URL parser; when that throws (an absolute-form
 // target such as `http://[::1`), the router skips every middleware, logger included, and
@@ -37,5 +37,5 @@ export function normalizeTarget(req: IncomingMessage): void {
 
 /** After the access logger, so the 400 has a request id and an access line. */
 export const rejectMalformedTarget: RequestHandler = (req, _res, next) => {
-  next((req as Marked)[MALFORMED] ? new HttpError(400, 'Malformed request target') : undefined);
+  next((req as Marked)[MALFORMED] ? httpError(400, 'Malformed request target') : undefined);
 };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Config } from './config.ts';
 
@@ -23,7 +23,7 @@ function nextNonce(): string {
 
 /** Stands for the nonce while helmet writes the headers once; it cannot occur in them otherwise. */
 const NONCE_SLOT = '\u0000nonce\u0000';
-const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce as string}'`;
+const nonce = `'nonce-${NONCE_SLOT}'`;
 
 function helmetFor(config: Config) {
   return helmet({
@@ -61,7 +61,6 @@ function helmetFor(config: Config) {
 function recordHeaders(config: Config): [name: string, parts: string[]][] {
   const headers: [string, string[]][] = [];
   const recorder = {
-    locals: { cspNonce: NONCE_SLOT },
     setHeader: (name: string, value: unknown) => headers.push([name, String(value).split(NONCE_SLOT)]),
     removeHeader: () => undefined, // X-Powered-By: createApp disables it
   };

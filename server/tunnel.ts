@@ -1,7 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { SentryConfig } from './config.ts';
-import { HttpError } from './errors/http-error.ts';
+import { httpError, methodNotAllowed } from './errors/http-error.ts';
 import { perClientLimit } from './rate-limit.ts';
 
 // The same-origin path the browser SDK sends its envelopes to, so ad blockers don't drop them.
@@ -32,15 +32,15 @@ export function envelopeUrl(dsn: string): string {
 function headerDsn(body: Buffer): string {
   const end = body.indexOf(NEWLINE);
   const headerEnd = end === -1 ? body.length : end;
-  if (headerEnd > MAX_HEADER_BYTES) throw new HttpError(400, 'Malformed envelope: header too long');
+  if (headerEnd > MAX_HEADER_BYTES) throw httpError(400, 'Malformed envelope: header too long');
   let header: unknown;
   try {
     header = JSON.parse(body.subarray(0, headerEnd).toString('utf8'));
   } catch {
-    throw new HttpError(400, 'Malformed envelope: the first line is not JSON');
+    throw httpError(400, 'Malformed envelope: the first line is not JSON');
   }
   const dsn = (header as { dsn?: unknown } | null)?.dsn;
-  if (typeof dsn !== 'string') throw new HttpError(400, 'Malformed envelope: the header has no dsn');
+  if (typeof dsn !== 'string') throw httpError(400, 'Malformed envelope: the header has no dsn');
   return dsn;
 }
 
@@ -56,9 +56,9 @@ async function forward(url: string, body: Buffer, res: Response, timeoutMs: numb
     });
   } catch (cause) {
     const timedOut = cause instanceof Error && cause.name === 'TimeoutError';
-    throw new HttpError(timedOut ? 504 : 502, timedOut ? 'Sentry did not answer in time' : 'Sentry could not be reached', { cause });
+    throw httpError(timedOut ? 504 : 502, timedOut ? 'Sentry did not answer in time' : 'Sentry could not be reached', { cause });
   }
-  if (upstream.status >= 300 && upstream.status < 400) throw new HttpError(502, 'Sentry answered with a redirect, which is not followed');
+  if (upstream.status >= 300 && upstream.status < 400) throw httpError(502, 'Sentry answered with a redirect, which is not followed');
   for (const name of PASSED_HEADERS) {
     const value = upstream.headers.get(name);
     if (value !== null) res.set(name, value);
@@ -80,15 +80,15 @@ export function createTunnelRouter(sentry: SentryConfig, logger: Logger): Router
     express.raw({ type: () => true, limit: MAX_ENVELOPE_BYTES }),
     async (req: Request, res) => {
       const body = req.body as unknown;
-      if (!Buffer.isBuffer(body) || body.length === 0) throw new HttpError(400, 'Malformed envelope: empty body');
+      if (!Buffer.isBuffer(body) || body.length === 0) throw httpError(400, 'Malformed envelope: empty body');
       const url = allowed.get(headerDsn(body));
-      if (url === undefined) throw new HttpError(403, 'This tunnel does not forward for that DSN');
+      if (url === undefined) throw httpError(403, 'This tunnel does not forward for that DSN');
       await forward(url, body, res, sentry.tunnelTimeoutMs);
     },
   );
   router.all(sentry.tunnelPath, (req, res) => {
     res.locals.api = true;
-    throw new HttpError(405, `${req.method} is not allowed here`, { headers: { Allow: 'POST' } });
+    throw methodNotAllowed(req.method, 'POST');
   });
   return router;
 }

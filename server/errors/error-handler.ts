@@ -1,12 +1,13 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Config } from '../config.ts';
 import { displayHostname } from '../hostname.ts';
-import type { ServerErrorPageProps } from '../../client/entry-server.tsx';
-import { ClientAbortError, HTML_HEADERS, type Renderer } from '../render.ts';
+import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
+import { HTML_HEADERS } from '../render.ts';
 import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
 import type { Failure, FailureRecorder } from './failures.ts';
-import { HttpError, publicMessage } from './http-error.ts';
+import { isHttpError, publicMessage } from './http-error.ts';
+import { ClientAbortError } from './render-errors.ts';
 import { describeValue, isErrorLike, isInstance, readString, typeName, unwrapThrown } from './thrown-value.ts';
 
 interface ErrorHandlerDeps {
@@ -40,7 +41,7 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
   function sendErrorPage(req: Request, res: Response, error: unknown, failure: Failure, message: string): void {
     const { status, digest } = failure;
     const hostname = displayHostname(config, req);
-    const nonce = String(res.locals.cspNonce ?? '');
+    const nonce = res.locals.cspNonce ?? '';
     const send = (html: string) => (res.headersSent ? res.destroy() : res.status(status).set(HTML_HEADERS).send(html));
     const sendFallback = (pageError: unknown) => {
       failures.secondary(pageError, req, res, failure);
@@ -69,7 +70,7 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
     if (res.destroyed) return;
 
     res.status(failure.status).set('Cache-Control', 'no-store');
-    if (isInstance(error, HttpError)) res.set(error.headers);
+    if (isHttpError(error) && error.headers) res.set(error.headers);
     const message = publicMessage(error, failure.status);
     if (wantsJson(req, res)) {
       const { status, digest } = failure;

@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
-import type { ServerErrorPageProps } from '../../client/entry-server.tsx';
-import type { Renderer } from '../render.ts';
+import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
 import { escapeHtml } from './escape-html.ts';
 
 // In production an error page is the same markup every time except for the nonce, the host

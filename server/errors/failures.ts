@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { joinDigestProof } from '../../shared/digest-proof.ts';
 import type { Digester } from './digest.ts';
 import type { ReportProofs } from './report-proof.ts';
-import { HttpError, statusOf } from './http-error.ts';
+import { isHttpError, statusOf } from './http-error.ts';
 import { serializeError } from './serialize-error.ts';
 import { isInstance, unwrapThrown } from './thrown-value.ts';
 import { pathOf } from '../url-path.ts';
@@ -47,7 +47,7 @@ export interface FailureRecorder {
 
 /** A route label for the log: the page or Express route that handled the request. */
 export function routeOf(req: Request, res: Response): string {
-  const label = res.locals.route as string | undefined;
+  const label = res.locals.route;
   const path = req.route?.path as string | undefined;
   return label ?? (path === undefined ? 'unmatched' : req.baseUrl + path);
 }
@@ -58,7 +58,7 @@ export function routeOf(req: Request, res: Response): string {
  * shared between requests (a cached rejected promise, say) is a failure of each of them.
  */
 function recordedFor(res: Response): Map<unknown, Failure> {
-  return ((res.locals.failures as Map<unknown, Failure> | undefined) ??= new Map());
+  return (res.locals.failures ??= new Map());
 }
 
 interface RecorderDeps {
@@ -109,7 +109,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       } else {
         // An expected 4xx is fully described by its status and reason: both go on the request's
         // access line (access-log.ts), which every request gets anyway, and no line of its own.
-        res.locals.rejection ??= isInstance(error, HttpError) ? error.message : serializeError(error).message;
+        res.locals.rejection ??= isHttpError(error) ? error.message : serializeError(error).message;
       }
       deps.metrics?.failure(kind, status);
       if (failure.digest !== undefined) report(deps, { ...where, error, digest: failure.digest });

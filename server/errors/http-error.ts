@@ -1,26 +1,35 @@
 import { STATUS_CODES } from 'node:http';
-import { readProperty } from './thrown-value.ts';
+import createError, { type HttpError } from 'http-errors';
+import { isInstance, readProperty } from './thrown-value.ts';
 
-/** An expected failure with the status it deserves (404, 400, 405, 413...). */
-export class HttpError extends Error {
-  readonly status: number;
-  /** Headers the response must carry, e.g. `Allow` on a 405 (RFC 9110 §15.5.6). */
-  readonly headers: Readonly<Record<string, string>>;
+// Expected failures (404, 400, 405, 413...) are http-errors' errors, the convention Express and
+// body-parser follow: `status`, `expose` (true below 500: the message may be shown) and any
+// `headers` the response must carry.
 
-  constructor(status: number, message?: string, options?: { headers?: Record<string, string>; cause?: unknown }) {
-    // An expected 4xx is described by its status and reason, never by where it was thrown: its
-    // stack is not captured (that was a tenth of the 404 path's CPU time). 5xx keep theirs.
-    const stackTraceLimit = Error.stackTraceLimit;
-    if (status < 500) Error.stackTraceLimit = 0;
-    try {
-      super(message ?? STATUS_CODES[status] ?? 'Error', { cause: options?.cause });
-    } finally {
-      Error.stackTraceLimit = stackTraceLimit;
-    }
-    this.name = 'HttpError';
-    this.status = status;
-    this.headers = options?.headers ?? {};
+export type { HttpError };
+
+/** Never throws, whatever was thrown (a Proxy, a getter): thrown-value.ts's isInstance. */
+export const isHttpError = (value: unknown): value is HttpError => isInstance(value, createError.HttpError);
+
+/** An expected failure with the status it deserves; `headers` go on the response. */
+export function httpError(status: number, message?: string, options: { headers?: Record<string, string>; cause?: unknown } = {}): HttpError {
+  // An expected 4xx is described by its status and reason, never by where it was thrown: its
+  // stack is not captured (that was a tenth of the 404 path's CPU time). 5xx keep theirs.
+  const stackTraceLimit = Error.stackTraceLimit;
+  if (status < 500) Error.stackTraceLimit = 0;
+  try {
+    const props: Record<string, unknown> = {};
+    if (options.headers) props.headers = options.headers;
+    if (options.cause !== undefined) props.cause = options.cause;
+    return createError(status, message ?? STATUS_CODES[status] ?? 'Error', props);
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
+}
+
+/** 405 with the methods the resource does allow (RFC 9110 §15.5.6). */
+export function methodNotAllowed(method: string, allow: string): HttpError {
+  return httpError(405, `${method} is not allowed here`, { headers: { Allow: allow } });
 }
 
 /** finalhandler's rule: the error's own status when it is 400–599, else 500. */
@@ -35,11 +44,11 @@ export function statusOf(err: unknown): number {
 }
 
 /**
- * The message a client may see: for a 4xx, ours or one its author marked safe to show
- * (`expose`, the http-errors convention body-parser follows); otherwise the bare status text.
+ * The message a client may see: for a 4xx, one its author marked safe to show (`expose`, which
+ * http-errors sets below 500); otherwise the bare status text.
  */
 export function publicMessage(err: unknown, status: number): string {
-  if (status < 500 && err instanceof Error && (err instanceof HttpError || readProperty(err, 'expose') === true)) {
+  if (status < 500 && err instanceof Error && readProperty(err, 'expose') === true) {
     const message = readProperty(err, 'message');
     if (typeof message === 'string') return message;
   }
