@@ -1,13 +1,15 @@
+import { SERVER_DIGEST } from '../shared/digest-proof.ts';
 import { STDIN } from './read-lines.ts';
 
 // argv → a typed command. Every mistake is a UsageError: one line naming the bad value, exit 2.
+// Written by hand rather than with node:util's parseArgs, which reads every argument that starts
+// with '-' as an option: a full server digest may start with '-' (1 in 64 do) and is taken here
+// as the digest it is (SERVER_DIGEST), without '--'; and every error names the value in our words.
 
 export const DEFAULT_LIMIT = 10;
 /** Shorter prefixes match too many digests to be worth a lookup; 4 base64url chars are 16M values. */
 export const MIN_PREFIX_LENGTH = 4;
 
-/** A full server digest is 16 base64url chars and may start with '-': it is never an option. */
-const SERVER_DIGEST = /^[A-Za-z0-9_-]{16}$/;
 const DIGEST_CHARS = /^[A-Za-z0-9_-]+$/;
 const DURATION = /^([1-9]\d*)(s|m|h|d)$/;
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -64,6 +66,7 @@ function split(argv: readonly string[]): { flags: Flags; positionals: string[] }
       positionals.push(...argv.slice(i + 1));
       break;
     }
+    // A full server digest is 16 base64url chars and may start with '-': it is never an option.
     if (!arg.startsWith('-') || arg === STDIN || SERVER_DIGEST.test(arg)) {
       positionals.push(arg);
       continue;

@@ -1,4 +1,4 @@
-import type { LoggedError } from './parse.ts';
+import type { SerializedError } from '../shared/log-line.ts';
 import { safe } from './safe-text.ts';
 
 // One logged error, read as a person reads a stack trace: a header per error in the cause
@@ -8,9 +8,9 @@ import { safe } from './safe-text.ts';
 const V8_FRAME = /^\s+at /;
 const FRAME_INDENT = '    ';
 
-export function formatError(error: LoggedError): string[] {
+export function formatError(error: SerializedError): string[] {
   const lines: string[] = [];
-  for (let current: LoggedError | undefined = error; current; current = current.cause) {
+  for (let current: SerializedError | undefined = error; current; current = current.cause) {
     const header = `${current.type}${current.code === undefined ? '' : ` [${current.code}]`}: ${current.message}`;
     lines.push(`${current === error ? '' : 'Caused by: '}${safe(header)}`);
     for (const frame of framesOf(current)) lines.push(FRAME_INDENT + safe(frame));
@@ -22,7 +22,7 @@ export function formatError(error: LoggedError): string[] {
  * A V8 stack repeats the type and message before its first `at` line; the header already says
  * them. Firefox and Safari stacks (client reports) have no header: every line is a frame.
  */
-function framesOf(error: LoggedError): string[] {
+function framesOf(error: SerializedError): string[] {
   if (error.stack === undefined) return [];
   const lines = error.stack.split('\n');
   const first = lines.findIndex((line) => V8_FRAME.test(line));

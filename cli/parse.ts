@@ -1,3 +1,5 @@
+import type { SerializedError } from '../shared/log-line.ts';
+
 // One log line → one record about a digest, or nothing. A record is a line that carries both
 // a digest and `error`. The access line of the same request also carries the digest but no
 // error, so it is never counted twice. Of the records, only failures are occurrences: a
@@ -14,14 +16,6 @@ export type Side = 'server' | 'client' | 'process';
  */
 export type RecordKind = 'failure' | 'report' | 'claim' | 'secondary';
 
-/** The server's serializeError shape (server/errors/serialize-error.ts), read defensively. */
-export interface LoggedError {
-  type: string;
-  message: string;
-  stack?: string;
-  code?: string;
-  cause?: LoggedError;
-}
 
 export interface Occurrence {
   digest: string;
@@ -37,7 +31,7 @@ export interface Occurrence {
   route?: string;
   /** Process faults: uncaughtException…; browser reports: caught, uncaught, recoverable. */
   kind?: string;
-  error: LoggedError;
+  error: SerializedError;
 }
 
 /** Deeper than the server ever writes (it caps causes at 5): a guard against odd input only. */
@@ -82,8 +76,8 @@ function recordOf(line: JsonObject): RecordKind {
   return line.verified === true ? 'report' : 'failure';
 }
 
-function loggedError(value: JsonObject, depth: number): LoggedError {
-  const error: LoggedError = { type: text(value.type) ?? 'Error', message: text(value.message) ?? '' };
+function loggedError(value: JsonObject, depth: number): SerializedError {
+  const error: SerializedError = { type: text(value.type) ?? 'Error', message: text(value.message) ?? '' };
   const stack = text(value.stack);
   const code = text(value.code);
   if (stack !== undefined) error.stack = stack;

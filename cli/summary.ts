@@ -1,4 +1,5 @@
-import type { LoggedError, Occurrence, Side } from './parse.ts';
+import type { SerializedError } from '../shared/log-line.ts';
+import type { Occurrence, Side } from './parse.ts';
 import { Tally } from './tally.ts';
 
 // Everything known about one digest after reading the logs: what the lookup prints.
@@ -24,7 +25,7 @@ export interface BrowserReport {
 }
 
 export interface ExampleError {
-  error: LoggedError;
+  error: SerializedError;
   time: number | undefined;
   side: Side;
   reqId: string | undefined;

@@ -7,6 +7,8 @@ import { routeOf } from './errors/failures.ts';
 import { ASSETS_ROUTE } from './frontend.ts';
 import type { RefusalSummary } from './refusal-summary.ts';
 import { pathOf } from './url-path.ts';
+import { LINE_LEVEL } from './log-levels.ts';
+import { ACCESS_ABORTED, ACCESS_COMPLETED, REQUEST_ID } from '../shared/log-line.ts';
 
 // The access line: one per request, written when the response finishes or the client leaves.
 // Its fields are a contract, documented field by field in the README ("The access line"):
@@ -42,8 +44,6 @@ export const MAX_REASON_CHARS = 200;
 export const REDACTED_HEADERS: ReadonlySet<string> = new Set(['cookie', 'authorization', 'proxy-authorization', 'x-diagnostics-token']);
 const REDACTED = '[redacted]';
 
-/** An incoming id is honoured only when it is short and plain enough to be a log field. */
-const SANE_REQUEST_ID = /^[\w.:@-]{1,128}$/;
 /** Liveness probes run every few seconds forever: logged at debug only when they succeed. */
 const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 /** Built assets: a page load fetches several; logged at debug when served. */
@@ -91,7 +91,6 @@ export function outsideAccessLine(answer: { reqId: string; method?: string; path
   return { reqId, method: cut(method, MAX_ROUTE_CHARS), path: cut(path, MAX_PATH_CHARS), route, status, durationMs: 0, bytes, ip, reason: cut(reason, MAX_REASON_CHARS) };
 }
 
-export const ACCESS_MESSAGE = 'request completed';
 
 export interface AccessLogOptions {
   logger: Logger;
@@ -138,11 +137,11 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
       return 'silent';
     }
     const quiet = res.statusCode < 400 && (HEALTH_PATHS.has(pathOf(req.url)) || QUIET_ROUTES.has(res.locals.route ?? ''));
-    const wanted = quiet ? 'debug' : 'info';
+    const wanted = quiet ? LINE_LEVEL.quietAccess : LINE_LEVEL.access;
     return logger.isLevelEnabled(wanted) ? wanted : 'silent';
   }
 
-  const message = (req: IncomingMessage, res: ServerResponse) => (!req.readableAborted && res.writableEnded ? ACCESS_MESSAGE : 'request aborted');
+  const message = (req: IncomingMessage, res: ServerResponse) => (!req.readableAborted && res.writableEnded ? ACCESS_COMPLETED : ACCESS_ABORTED);
   const build = (req: IncomingMessage, res: ServerResponse) => accessLine(req as Request, res as Timed);
 
   const middleware = pinoHttp({
@@ -153,7 +152,7 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     serializers: { req: () => undefined },
     genReqId(req: IncomingMessage, res: ServerResponse) {
       const incoming = req.headers['x-request-id'];
-      const id = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
       res.setHeader('X-Request-Id', id);
       return id;
     },

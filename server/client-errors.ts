@@ -6,6 +6,8 @@ import { PROOF, SERVER_DIGEST } from '../shared/digest-proof.ts';
 import { capStack, MAX_LINE_LENGTH } from './errors/serialize-error.ts';
 import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
 import { perClientLimit } from './rate-limit.ts';
+import { LINE_LEVEL } from './log-levels.ts';
+import { REQUEST_ID } from '../shared/log-line.ts';
 
 // Without Sentry, browsers report their failures here, so the server log alone covers both
 // sides: one structured line per client failure, with the digest the user sees. Reports are
@@ -20,7 +22,6 @@ const MAX_REPORT_BYTES = 16 * 1024;
 const REPORTS_PER_MINUTE = 10;
 const KINDS = ['caught', 'uncaught', 'recoverable'] as const;
 const CLIENT_DIGEST = /^(c-[0-9a-z]{1,16}|[\w-]{16})$/;
-const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
 export interface ClientErrorReport {
   digest: string;
@@ -90,7 +91,7 @@ export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs): 
       const { stack, type, message, digest: _digest, proof: _proof, ...where } = report;
       const fields = digestFields(report, proofs);
       const msg = fields.verified === false ? 'client error naming a server digest without a valid proof' : 'client error';
-      logger.warn({ side: 'client', reqId: req.id, ...fields, ...where, error: { type, message, stack } }, msg);
+      logger[LINE_LEVEL.report]({ side: 'client', reqId: req.id, ...fields, ...where, error: { type, message, stack } }, msg);
       res.status(204).end();
     },
   );

@@ -3,7 +3,9 @@ import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener,
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { ACCESS_MESSAGE, outsideAccessLine } from './access-log.ts';
+import { outsideAccessLine } from './access-log.ts';
+import { ACCESS_COMPLETED } from '../shared/log-line.ts';
+import { LINE_LEVEL } from './log-levels.ts';
 
 /**
  * Limits of the Node HTTP server, set on purpose so a slow or greedy client cannot hold a
@@ -50,7 +52,7 @@ function answerParserError(logger: Logger) {
     const id = randomUUID();
     const answer = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
     const reason = `rejected by the HTTP parser: ${error.code ?? 'unknown'}`;
-    logger.info(outsideAccessLine({ reqId: id, route: 'http-parser', status, bytes: answer.length, ip: socket.remoteAddress, reason }), ACCESS_MESSAGE);
+    logger[LINE_LEVEL.access](outsideAccessLine({ reqId: id, route: 'http-parser', status, bytes: answer.length, ip: socket.remoteAddress, reason }), ACCESS_COMPLETED);
     socket.end(answer);
   };
 }
@@ -64,7 +66,7 @@ function refuseConnect(logger: Logger) {
     const id = randomUUID();
     const answer = `HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
     const line = { reqId: id, method: req.method, path: req.url, route: 'connect', status: 405, bytes: answer.length, ip: req.socket.remoteAddress };
-    logger.info(outsideAccessLine({ ...line, reason: 'CONNECT refused: this is not a proxy' }), ACCESS_MESSAGE);
+    logger[LINE_LEVEL.access](outsideAccessLine({ ...line, reason: 'CONNECT refused: this is not a proxy' }), ACCESS_COMPLETED);
     socket.end(answer);
   };
 }

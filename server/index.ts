@@ -16,6 +16,8 @@ import { createLogger } from './logger.ts';
 import { createMetrics, createMetricsServer, type Metrics } from './metrics.ts';
 import { createRefusalSummary } from './refusal-summary.ts';
 import { createDrain } from './shutdown.ts';
+import { LINE_LEVEL } from './log-levels.ts';
+import { LISTENING_PREFIX, STOPPED_MESSAGE } from '../shared/log-line.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
 function projectRoot(): string {
@@ -50,7 +52,7 @@ function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModul
   const fatal = (kind: string) => async (error: unknown) => {
     fixStack(error);
     const digest = digester(error);
-    logger.fatal({ digest, kind, error: serializeError(error) }, 'process fault: exiting');
+    logger[LINE_LEVEL.processFault]({ digest, kind, error: serializeError(error) }, 'process fault: exiting');
     metrics?.failure('process', undefined);
     logger.flush();
     if (sentry) {
@@ -123,7 +125,7 @@ async function main(): Promise<void> {
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
     refusals.flush(); // counts of refusals not yet summarised, before the last line
-    logger.info({ clean }, 'stopped');
+    logger.info({ clean }, STOPPED_MESSAGE);
     logger.flush();
     process.exit(clean ? 0 : 1);
   };
@@ -144,7 +146,7 @@ async function main(): Promise<void> {
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ host: config.host, port, env: config.nodeEnv }, `listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`);
+    logger.info({ host: config.host, port, env: config.nodeEnv }, `${LISTENING_PREFIX}http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`);
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { LINE_LEVEL } from './log-levels.ts';
 
 // A client that keeps posting after its rate limit is refused with 429 every time. Logging each
 // refusal would hand it the log: instead each (route, client) gets one line when refusals start
@@ -34,7 +35,7 @@ export function createRefusalSummary(logger: Logger, windowMs = REFUSAL_WINDOW_M
   let timer: NodeJS.Timeout | undefined;
 
   const report = (window: Window, count: number) =>
-    logger.info({ route: window.route, key: window.key, status: 429, count, windowMs }, 'requests refused');
+    logger[LINE_LEVEL.refusals]({ route: window.route, key: window.key, status: 429, count, windowMs }, 'requests refused');
 
   function close(window: Window, id: string): void {
     open.delete(id);

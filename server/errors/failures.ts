@@ -8,6 +8,8 @@ import { serializeError } from './serialize-error.ts';
 import { isInstance, unwrapThrown } from './thrown-value.ts';
 import { pathOf } from '../url-path.ts';
 import type { FailureKind, Metrics } from '../metrics.ts';
+import { LINE_LEVEL } from '../log-levels.ts';
+import { FAILURE_MESSAGE, SECONDARY_FAILURE_MESSAGE } from '../../shared/log-line.ts';
 
 // error → status → digest → one log line → report. Every path that meets a failure (the
 // terminal middleware, React's onError, process faults) comes here, and each thrown value is
@@ -84,7 +86,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       if (res.locals.secondaryLogged === true) return;
       res.locals.secondaryLogged = true;
       const fields = { digest: original.digest, status: original.status, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
-      deps.logger.error({ ...fields, secondaryFailure: true, error: serializeError(unwrapThrown(error)) }, 'the error page failed: sent the static fallback');
+      deps.logger[LINE_LEVEL.failure]({ ...fields, secondaryFailure: true, error: serializeError(unwrapThrown(error)) }, SECONDARY_FAILURE_MESSAGE);
     },
     record(thrown, req, res, kind = 'route') {
       const error = unwrapThrown(thrown);
@@ -103,8 +105,8 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       const where = { ...failure, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
       if (status >= 500) {
         // At LOG_LEVEL=fatal the line is not written: then nothing of it is built either.
-        if (deps.logger.isLevelEnabled('error')) {
-          deps.logger.error({ ...where, headersSent: res.headersSent, error: serializeError(error) }, 'request failed');
+        if (deps.logger.isLevelEnabled(LINE_LEVEL.failure)) {
+          deps.logger[LINE_LEVEL.failure]({ ...where, headersSent: res.headersSent, error: serializeError(error) }, FAILURE_MESSAGE);
         }
       } else {
         // An expected 4xx is fully described by its status and reason: both go on the request's
@@ -124,6 +126,6 @@ function report(deps: RecorderDeps, failure: FailureReport & { digest: string })
   try {
     deps.reporter?.(failure);
   } catch (error) {
-    deps.logger.warn({ digest: failure.digest, reqId: failure.reqId, reportError: serializeError(error) }, 'could not report the failure');
+    deps.logger[LINE_LEVEL.report]({ digest: failure.digest, reqId: failure.reqId, reportError: serializeError(error) }, 'could not report the failure');
   }
 }

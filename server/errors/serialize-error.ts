@@ -1,3 +1,4 @@
+import type { SerializedError } from '../../shared/log-line.ts';
 import { causeOf, describeValue, isErrorLike, readProperty, readString, typeName } from './thrown-value.ts';
 
 // The error as a log field: type, message, stack capped the way Sentry caps it, causes followed.
@@ -10,13 +11,7 @@ export const MAX_LINE_LENGTH = 1024;
 /** Cause chains are short in practice; a cap stops cycles and pathological chains. */
 const MAX_CAUSE_DEPTH = 5;
 
-export interface SerializedError {
-  type: string;
-  message: string;
-  stack?: string;
-  code?: string;
-  cause?: SerializedError;
-}
+export type { SerializedError };
 
 function cut(line: string): string {
   return line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}…` : line;
