@@ -45,7 +45,7 @@ describe('shutdown', () => {
 
   it('Ctrl-C under npm start, pressed three times, still drains a slow stream completely', async () => {
     group = true;
-    server = await spawnServer({ ...DIAG_ENV, SHUTDOWN_DELAY_MS: '300', SHUTDOWN_GRACE_MS: '10000' }, ['npm', 'start', '--silent'], { detached: true });
+    server = await spawnServer({ ...DIAG_ENV, SHUTDOWN_DELAY_MS: '300', SHUTDOWN_GRACE_MS: '10000' }, ['npm', 'start', '--silent']);
     const stream = await openStream(`${server.url}/_diag/slow?ms=1500`, { 'user-agent': BROWSER_UA, ...DIAG });
     expect(stream.first).toContain('Waiting 1500 ms');
     // Each keypress reaches npm and node; npm forwards its copy too.

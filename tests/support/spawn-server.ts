@@ -16,16 +16,17 @@ export interface SpawnedServer {
 /**
  * Runs a command that starts the built server (PORT=0) and waits for its "listening" line.
  * The readiness delay before a drain (SHUTDOWN_DELAY_MS) is 0 unless a test sets it: it only
- * matters behind a load balancer. `detached` puts the command in a process group of its own,
- * as a terminal does, so a test can signal the whole group the way Ctrl-C does.
+ * matters behind a load balancer. The command runs in a process group of its own, as a terminal
+ * does: a test can signal the whole group the way Ctrl-C does, and `stop` signals the group, so
+ * a server started through `npm start` (npm → sh → node) never outlives its test.
  */
-export async function spawnServer(env: Record<string, string> = {}, command = ['node', 'dist/server/index.js'], options: { detached?: boolean } = {}): Promise<SpawnedServer> {
+export async function spawnServer(env: Record<string, string> = {}, command = ['node', 'dist/server/index.js']): Promise<SpawnedServer> {
   const [file, ...args] = command as [string, ...string[]];
   const child = spawn(file, args, {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: options.detached ?? false,
+    detached: true,
   });
   const logs = new LogCapture();
   let stderr = '';
@@ -45,7 +46,11 @@ export async function spawnServer(env: Record<string, string> = {}, command = ['
     url: `http://127.0.0.1:${listening.port as number}`,
     exited,
     stop(signal = 'SIGTERM') {
-      if (child.exitCode === null) child.kill(signal);
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // ESRCH: every process of the group has exited already.
+      }
       return exited;
     },
   };
