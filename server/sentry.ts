@@ -4,7 +4,7 @@ import * as Sentry from '@sentry/node';
 import type { Reporter } from './errors/failures.ts';
 import type { TraceMeta } from '../shared/runtime.ts';
 
-/** Sentry's own default for flushing at exit (ERRORS.md): long enough, bounded. */
+/** Sentry's own default for flushing at exit (docs/reference-facts.md): long enough, bounded. */
 export const SENTRY_FLUSH_MS = 2_000;
 
 /** One event per 5xx, tagged so the digest on the user's screen finds it. */

@@ -9,7 +9,7 @@ import { perClientLimit } from './rate-limit.ts';
 // chose), caps the body, rate-limits each client, times out, and passes Sentry's own rate
 // limits back. The body is forwarded byte for byte: an envelope may carry binary items.
 
-/** Sentry rejects an event over 1 MB decompressed (ERRORS.md); an envelope may hold a few. */
+/** Sentry rejects an event over 1 MB decompressed (docs/reference-facts.md); an envelope may hold a few. */
 export const MAX_ENVELOPE_BYTES = 1024 * 1024;
 /** The envelope header is one short JSON line; Sentry's own handler allows 64 KiB. */
 const MAX_HEADER_BYTES = 64 * 1024;

@@ -1,4 +1,4 @@
-// The exact user-facing strings (ERRORS.md). Tests and the CLI match on them: change with care.
+// The exact user-facing strings (docs/reference-facts.md). Tests and the CLI match on them: change with care.
 
 export function serverErrorMessage(hostname: string): string {
   return `Application error: a server-side exception has occurred while loading ${hostname} (see the server logs for more information).`;

@@ -5,7 +5,7 @@ import { causeOf, describeValue, isErrorLike, readProperty, readString, typeName
 // Whatever was thrown (thrown-value.ts): a value that is not an Error is described, never
 // converted with String(), which throws for null-prototype objects and Symbols in templates.
 
-/** Sentry's limits (ERRORS.md): at most 50 frames, a line cut at 1024 characters. */
+/** Sentry's limits (docs/reference-facts.md): at most 50 frames, a line cut at 1024 characters. */
 export const MAX_STACK_FRAMES = 50;
 export const MAX_LINE_LENGTH = 1024;
 /** Cause chains are short in practice; a cap stops cycles and pathological chains. */

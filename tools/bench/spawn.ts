@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 export const HOST = '127.0.0.1';
 export const ROOT = join(import.meta.dirname, '../..');
 
-/** A built server answers in about 1.6 s here (STACK.md); allow for a busy 2-core machine. */
+/** A built server answers in about 1.6 s here (docs/reference-facts.md); allow for a busy 2-core machine. */
 const READY_TIMEOUT_MS = 30_000;
 /** Fine enough to time a cold start to ~10 ms without stealing the starting server's core. */
 const READY_POLL_MS = 10;
