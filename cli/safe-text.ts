@@ -4,6 +4,7 @@
 // what is shown). Each is shown as an escape instead, so one record is one line as written.
 
 /** C0 controls, DEL, C1 controls, line/paragraph separators and bidi marks, embeddings, isolates. */
+// eslint-disable-next-line no-control-regex -- finding control characters is this pattern's job
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

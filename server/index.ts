@@ -49,7 +49,7 @@ type SentryModule = typeof import('./sentry.ts');
 function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined, metrics: Metrics | undefined): void {
   const digester = createDigester(config.digestKey);
   const { fixStack } = createSourceMapper();
-  const fatal = (kind: string) => async (error: unknown) => {
+  const fault = async (kind: string, error: unknown) => {
     fixStack(error);
     const digest = digester(error);
     logger[LINE_LEVEL.processFault]({ digest, kind, error: serializeError(error) }, 'process fault: exiting');
@@ -59,13 +59,15 @@ function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModul
       // Whatever was thrown is reported as it is; if Sentry cannot read it, the log line stands.
       try {
         sentry.reportFault(error, digest);
-      } catch {}
+      } catch {
+        // nothing more to do: the line is written
+      }
       await sentry.closeSentry();
     }
     process.exit(1);
   };
-  process.on('uncaughtException', fatal('uncaughtException'));
-  process.on('unhandledRejection', fatal('unhandledRejection'));
+  process.on('uncaughtException', (error) => void fault('uncaughtException', error));
+  process.on('unhandledRejection', (reason) => void fault('unhandledRejection', reason));
 }
 
 /**

@@ -2,6 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
+import { expressRouteOf } from './errors/failures.ts';
 
 // Prometheus metrics (prom-client), served by a server of their own on METRICS_PORT so they
 // are never public by accident and never pass through the app or its access log. Every label
@@ -30,7 +31,7 @@ const REFUSALS: Record<number, string> = { 413: 'too_large', 414: 'too_large', 4
 
 /** The route label: the route id the app set, or a fixed name; never the request's path. */
 function routeLabel(req: Request, res: Response, known: Set<string>): string {
-  const id = res.locals.route ?? (req.route ? `${req.baseUrl}${String(req.route.path)}` : undefined);
+  const id = res.locals.route ?? expressRouteOf(req);
   if (id === undefined) {
     if (req.path.startsWith('/assets/')) return 'assets';
     return res.statusCode === 404 ? 'unmatched' : 'none';

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { PageRequestContext, Renderer } from '../shared/page-seam.ts';
+import type { PageRequestContext } from '../shared/page-seam.ts';
 import { DATA_PATH, ROUTES_PARAM, type DataLine } from '../shared/route-data.ts';
 import type { BrowserSentryConfig, TraceMeta } from '../shared/runtime.ts';
 import type { Config } from './config.ts';
@@ -80,7 +80,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
       recordFailure(error) {
         // Once the deadline fires, whatever fails because of it is that one failure, recorded once;
         // a client that left is not a failure at all.
-        const cause = signal.aborted ? signal.reason : error;
+        const cause: unknown = signal.aborted ? signal.reason : error;
         if (cause instanceof ClientAbortError) return { status: 499, digest: undefined };
         return deps.failures.record(cause, req, res, 'loader');
       },
@@ -95,7 +95,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     };
   }
 
-  const renderer = () => deps.frontend.loadRenderer() as Promise<Renderer>;
+  const renderer = () => deps.frontend.loadRenderer();
 
   const page: RequestHandler = async (req, res, next) => {
     const isRead = req.method === 'GET' || req.method === 'HEAD';

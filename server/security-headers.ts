@@ -66,7 +66,7 @@ function recordHeaders(config: Config): [name: string, parts: string[]][] {
   };
   let done = false;
   helmetFor(config)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error;
+    if (error !== undefined) throw new Error('helmet failed to set its headers', { cause: error });
     done = true;
   });
   if (!done) throw new Error('helmet did not set its headers synchronously');

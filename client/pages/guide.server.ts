@@ -46,6 +46,7 @@ const TOPICS: Topic[] = [
 /** Stands in for a slower source; long enough to see the fallback first. */
 const RELATED_DELAY_MS = 150;
 
+// eslint-disable-next-line @typescript-eslint/require-await -- async by contract: what a loader throws is its rejection
 export async function loader({ params, signal }: LoaderArgs) {
   if (params.topic === undefined) throw redirect(`/guide/${TOPICS[0]!.slug}`);
   const topic = TOPICS.find((t) => t.slug === params.topic);

@@ -46,7 +46,7 @@ export function metaOf(matches: readonly UIMatch[], failure: { status: number } 
 function useFailure(): { status: number } | undefined {
   const errors = use(DataRouterStateContext)?.errors;
   if (errors == null) return undefined;
-  const error = Object.values(errors)[0];
+  const error: unknown = Object.values(errors)[0];
   return { status: isRouteFailure(error) || isNotFound(error) ? (error as { status: number }).status : 500 };
 }
 

@@ -99,6 +99,7 @@ function markSettled(promise: Promise<unknown>, entry: Settled): Promise<unknown
 }
 
 function settledPromise(entry: Settled): Promise<unknown> {
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a route failure is data (status, digest) for the boundary
   return markSettled('failure' in entry ? Promise.reject(entry.failure) : Promise.resolve(entry.value), entry);
 }
 
@@ -110,7 +111,7 @@ export function createDeferredRegistry() {
     const target = waiting.get(entry.id);
     if (target === undefined) return void early.set(entry.id, entry);
     waiting.delete(entry.id);
-    markSettled(target.promise, entry);
+    void markSettled(target.promise, entry);
     if ('failure' in entry) target.reject(entry.failure);
     else target.resolve(entry.value);
   };

@@ -52,6 +52,7 @@ export function createDataStrategy(prefetcher: Prefetcher, loaderIds: ReadonlySe
             throw redirect(answer.redirect);
           }
           const failure = answer.errors?.[m.route.id];
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- a route failure is data (status, digest) for the boundary
           if (failure !== undefined) throw failure;
           return answer.data[m.route.id] ?? null;
         });

@@ -47,7 +47,12 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
     return target.origin === window.location.origin && connection?.saveData !== true && matchesOf(url) !== null;
   }
 
-  const loadCode = (url: string) => Promise.all((matchesOf(url) ?? []).map((m) => (typeof m.route.lazy === 'function' ? m.route.lazy() : undefined)));
+  const loadCode = (url: string) =>
+    Promise.all(
+      (matchesOf(url) ?? []).map(async (m) => {
+        if (typeof m.route.lazy === 'function') await m.route.lazy();
+      }),
+    );
 
   /** The fresh entry for a URL; a stale one is dropped. */
   function cached(url: string): Entry | undefined {

@@ -34,7 +34,11 @@ export class ErrorPageTimeoutError extends Error {
 export function renderToText(renderer: Renderer, props: ServerErrorPageProps, nonce: string, timeoutMs = ERROR_PAGE_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let html = '';
-    let timer: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      const timeout = new ErrorPageTimeoutError(timeoutMs);
+      reject(timeout);
+      stream.abort(timeout);
+    }, timeoutMs);
     const fail = (error: unknown) => {
       clearTimeout(timer);
       reject(error);
@@ -51,11 +55,6 @@ export function renderToText(renderer: Renderer, props: ServerErrorPageProps, no
       },
     });
     const stream = renderer.renderErrorPage(props, { nonce, onAllReady: () => stream.pipe(sink), onShellError: fail, onError: fail });
-    timer = setTimeout(() => {
-      const timeout = new ErrorPageTimeoutError(timeoutMs);
-      reject(timeout);
-      stream.abort(timeout);
-    }, timeoutMs);
   });
 }
 

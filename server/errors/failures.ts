@@ -47,11 +47,16 @@ export interface FailureRecorder {
   secondary(error: unknown, req: Request, res: Response, original: Failure): void;
 }
 
+/** The Express route that matched, with its mount path; Express types `req.route` as any. */
+export function expressRouteOf(req: Request): string | undefined {
+  const route: unknown = req.route;
+  const path: unknown = typeof route === 'object' && route !== null ? (route as { path?: unknown }).path : undefined;
+  return typeof path === 'string' ? req.baseUrl + path : undefined;
+}
+
 /** A route label for the log: the page or Express route that handled the request. */
 export function routeOf(req: Request, res: Response): string {
-  const label = res.locals.route;
-  const path = req.route?.path as string | undefined;
-  return label ?? (path === undefined ? 'unmatched' : req.baseUrl + path);
+  return res.locals.route ?? expressRouteOf(req) ?? 'unmatched';
 }
 
 /**
@@ -60,7 +65,7 @@ export function routeOf(req: Request, res: Response): string {
  * shared between requests (a cached rejected promise, say) is a failure of each of them.
  */
 function recordedFor(res: Response): Map<unknown, Failure> {
-  return (res.locals.failures ??= new Map());
+  return (res.locals.failures ??= new Map<unknown, Failure>());
 }
 
 interface RecorderDeps {
