@@ -1,13 +1,14 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { isAccessLine, LEVEL, type LogLine } from './support/logs.ts';
+import { isAccessLine, LEVEL, type LogLine } from '../shared/log-line.ts';
 import { createTestApp, DIAG } from './support/test-app.ts';
+import { BROWSER_UA, CRAWLER_UA } from '../tools/harness/user-agents.ts';
 
 // The access line is a contract (README, "The access line"): these are its fields, written
 // here independently of the code so that a field added or renamed there fails here.
 const PINO_FIELDS = ['level', 'time', 'release', 'msg'];
 const ALWAYS = ['reqId', 'method', 'path', 'route', 'status', 'durationMs', 'bytes', 'ip'];
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0', accept: 'text/html' };
+const BROWSER = { 'user-agent': BROWSER_UA, accept: 'text/html' };
 const BIG = 14 * 1024;
 
 const fieldsOf = (line: LogLine | undefined) => Object.keys(line ?? {}).sort();
@@ -88,7 +89,7 @@ describe('the access line', () => {
 
   it('logs health checks and served assets at debug, and their failures at info', async () => {
     const { app, logs } = createTestApp();
-    const page = await request(app).get('/').set('user-agent', 'Googlebot/2.1').expect(200);
+    const page = await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
     const script = /<script type="module" src="(\/assets\/[^"]+\.js)"/.exec(page.text)![1]!;
     const asset = await request(app).get(script).expect(200);
     const health = await request(app).get('/healthz').expect(200);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, TRUST_PROXY_ALLOWED } from '../server/config.ts';
-import { ROOT } from './support/spawn-server.ts';
+import { ROOT } from '../tools/harness/paths.ts';
 
 describe('configuration', () => {
   it('has working defaults', () => {

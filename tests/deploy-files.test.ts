@@ -10,7 +10,7 @@ import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadConfig } from '../server/config.ts';
-import { ROOT } from './support/spawn-server.ts';
+import { ROOT } from '../tools/harness/paths.ts';
 
 const K8S_DIR = join(ROOT, 'deploy/kubernetes');
 /** What server/sentry.ts allows for its flush at shutdown. */

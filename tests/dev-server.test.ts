@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './support/spawn-server.ts';
+import { ROOT } from '../tools/harness/paths.ts';
 import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
 
 // `npm run dev` as a developer runs it: tsx, Vite in middleware mode, pretty logs.

@@ -7,8 +7,8 @@ import { DIGEST_BIN, digestOf, jsonLines, runDigest, tempDir, writeLog } from '.
 import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
 import { createTestApp, DIAG } from './support/test-app.ts';
 import { parseServerDigest } from '../shared/digest-proof.ts';
-import { streamedValue } from './support/digests.ts';
-import { getChunks } from './support/http.ts';
+import { streamedValue } from '../tools/harness/digests.ts';
+import { fetchOnce } from '../tools/harness/http.ts';
 
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 
@@ -241,7 +241,7 @@ describe('browser reports are shown apart from server occurrences', () => {
     let digest: string;
     let serverReqId: string;
     try {
-      const page = await getChunks(`${host.url}/_diag/stream-error`, { 'user-agent': BROWSER_UA, ...DIAG });
+      const page = await fetchOnce(`${host.url}/_diag/stream-error`, { headers: { 'user-agent': BROWSER_UA, ...DIAG } });
       const server = parseServerDigest(streamedValue(page.body))!;
       digest = server.digest;
       serverReqId = String(page.headers['x-request-id']);

@@ -3,8 +3,9 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageDigest, streamedDigest } from './support/digests.ts';
-import { ROOT, spawnServer, type SpawnedServer } from './support/spawn-server.ts';
+import { pageDigest, streamedDigest } from '../tools/harness/digests.ts';
+import { ROOT } from '../tools/harness/paths.ts';
+import { startServer, type RunningServer } from './support/server.ts';
 import { DIAG_TOKEN } from './support/test-app.ts';
 
 // One failure, one digest: under thousands of concurrent occurrences, across processes that
@@ -53,9 +54,9 @@ function installCopy(): string {
 }
 
 describe('one failure, one digest', () => {
-  let server: SpawnedServer;
+  let server: RunningServer;
   beforeAll(async () => {
-    server = await spawnServer(ENV);
+    server = await startServer(ENV);
   });
   afterAll(() => server?.stop('SIGKILL'));
 
@@ -97,7 +98,7 @@ describe('one failure, one digest', () => {
 
 describe('replicas', () => {
   const copies: string[] = [];
-  const servers: SpawnedServer[] = [];
+  const servers: RunningServer[] = [];
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop('SIGKILL')));
     for (const dir of copies) rmSync(dir, { recursive: true, force: true });
@@ -105,7 +106,7 @@ describe('replicas', () => {
 
   it('two processes with one DIGEST_KEY, installed in different directories, agree on every digest', async () => {
     copies.push(installCopy(), installCopy());
-    for (const dir of copies) servers.push(await spawnServer(ENV, ['node', join(dir, 'dist/server/index.js')]));
+    for (const dir of copies) servers.push(await startServer(ENV, ['node', join(dir, 'dist/server/index.js')]));
     const agent = new Agent();
     try {
       for (const [path, digestOf] of FAILURES) {

@@ -1,20 +1,19 @@
-import express from 'express';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { Suspense } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import * as renderer from '../client/entry-server.tsx';
-import { createErrorHandler } from '../server/errors/error-handler.ts';
-import { createFailureRecorder } from '../server/errors/failures.ts';
-import { createDigester } from '../server/errors/digest.ts';
 import { createProdFrontend } from '../server/frontend.ts';
 import { serverErrorMessage } from '../shared/messages.ts';
-import { pageDigest, streamedDigest } from './support/digests.ts';
-import { getChunks } from './support/http.ts';
-import { LEVEL, LogCapture } from './support/logs.ts';
-import { CLIENT_DIR, createTestApp, DIAG } from './support/test-app.ts';
-import { createLogger } from '../server/logger.ts';
+import { pageDigest, streamedDigest } from '../tools/harness/digests.ts';
+import { fetchOnce } from '../tools/harness/http.ts';
+import { LEVEL } from '../shared/log-line.ts';
+import { CLIENT_DIR, createBareApp, createTestApp, DIAG } from './support/test-app.ts';
 import { jsonLines, runDigest } from './support/digest-cli.ts';
+import { BROWSER_UA } from '../tools/harness/user-agents.ts';
 
 function Broken(): never {
   throw new Error('error page is broken');
@@ -24,9 +23,7 @@ function Broken(): never {
 function Never(): never {
   throw new Promise(() => {});
 }
-import { loadConfig } from '../server/config.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 /** What must never reach a client in production: messages, stack frames, file paths. */
 const LEAKS = /threw|rejected|\bat \w+ \(|\/work\/|\.tsx?\b|node_modules|file:\/\//;
 
@@ -88,7 +85,7 @@ describe('server failures: digest on the page equals the digest of exactly one e
     const host = createTestApp();
     await host.listen();
     try {
-      const res = await getChunks(`${host.url}/_diag/stream-error`, { 'user-agent': BROWSER_UA, ...DIAG });
+      const res = await fetchOnce(`${host.url}/_diag/stream-error`, { headers: { 'user-agent': BROWSER_UA, ...DIAG } });
       expect(res.status).toBe(200);
       const digest = streamedDigest(res.body);
       expect(digest).toMatch(/^[\w-]{16}$/);
@@ -216,26 +213,29 @@ describe('expected failures get their 4xx, never a 500', () => {
 });
 
 describe('after headers are sent', () => {
-  it('an error outside React is logged once and the socket is ended, never a second page', async () => {
-    const config = loadConfig({ NODE_ENV: 'production' });
-    const logs = new LogCapture();
-    const logger = createLogger(config, logs);
-    const failures = createFailureRecorder({ digester: createDigester(undefined), logger });
-    const app = express();
-    app.use((req, _res, next) => {
-      req.id = 'after-headers-1';
-      next();
+  it('an error outside React is logged once and the socket is cut, never a second page', async () => {
+    const { app, logs } = createBareApp('after-headers-1', (_req, res, next) => {
+      // The failure comes once the first page's bytes have left: they are on the wire to see.
+      res.status(200).type('html').write('<p>first page', () => next(new Error('failed after the headers were sent')));
     });
-    app.get('/', (_req, res, next) => {
-      res.status(200).type('html').write('<p>first page');
-      next(new Error('failed after the headers were sent'));
-    });
-    app.use(createErrorHandler({ config, failures, loadRenderer: () => Promise.resolve(renderer) }));
-    const err = await request(app).get('/').then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(err).toBeDefined();
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      // The raw bytes, as a proxy sees them: one response, and no end to its chunked body, so
+      // nothing downstream can take the cut page for a whole one.
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      socket.end('GET / HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      await once(socket, 'close');
+      const wire = Buffer.concat(chunks).toString('latin1');
+      expect(wire.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 200']);
+      expect(wire).toContain('<p>first page');
+      expect(wire).not.toContain('Application error');
+      expect(wire).not.toMatch(/\r\n0\r\n\r\n$/);
+    } finally {
+      server.close();
+    }
     expect(logs.failures('after-headers-1')).toHaveLength(1);
     expect(logs.failures('after-headers-1')[0]).toMatchObject({ headersSent: true, status: 500 });
   });

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from './support/test-app.ts';
-import { LEVEL } from './support/logs.ts';
+import { LEVEL } from '../shared/log-line.ts';
+import { CRAWLER_UA } from '../tools/harness/user-agents.ts';
 
 describe('health endpoints', () => {
   it('answers /healthz and /readyz with 200 while serving', async () => {
@@ -20,7 +21,7 @@ describe('health endpoints', () => {
     const { app, logs } = createTestApp({ LOG_LEVEL: 'info' });
     await request(app).get('/healthz').expect(200);
     await request(app).get('/readyz').expect(200);
-    await request(app).get('/').set('user-agent', 'Googlebot/2.1').expect(200);
+    await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
     const paths = logs.lines.map((line) => line.path);
     expect(paths).toEqual(['/']);
   });
@@ -29,7 +30,7 @@ describe('health endpoints', () => {
 describe('caching and headers', () => {
   it('serves built assets as immutable for a year and HTML as no-store', async () => {
     const { app } = createTestApp();
-    const page = await request(app).get('/').set('user-agent', 'Googlebot/2.1').expect(200);
+    const page = await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.headers['x-powered-by']).toBeUndefined();
     const script = /<script type="module" src="(\/assets\/[^"]+\.js)"/.exec(page.text)?.[1];
@@ -41,7 +42,7 @@ describe('caching and headers', () => {
 
   it('preloads the chunks the entry imports, from the Vite manifest', async () => {
     const { app } = createTestApp();
-    const page = await request(app).get('/').set('user-agent', 'Googlebot/2.1').expect(200);
+    const page = await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
     const preloads = [...page.text.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((m) => m[1]);
     expect(preloads.some((href) => /^\/assets\/react-[\w-]+\.js$/.test(href!))).toBe(true);
     expect(page.text).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css"/);
@@ -76,7 +77,7 @@ describe('request logging', () => {
     const { app, logs } = createTestApp();
     const res = await request(app)
       .get('/?token=secret-in-query')
-      .set('user-agent', 'Googlebot/2.1')
+      .set('user-agent', CRAWLER_UA)
       .set('cookie', 'session=secret-cookie')
       .set('authorization', 'Bearer secret-bearer')
       .expect(200);

@@ -3,22 +3,23 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getChunks, openStream } from './support/http.ts';
-import { ROOT, spawnServer, type SpawnedServer } from './support/spawn-server.ts';
+import { fetchOnce, openStream } from '../tools/harness/http.ts';
+import { ROOT } from '../tools/harness/paths.ts';
+import { startServer, type RunningServer } from './support/server.ts';
 import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
+import { BROWSER_UA } from '../tools/harness/user-agents.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 
 describe('production process', () => {
-  let server: SpawnedServer | undefined;
+  let server: RunningServer | undefined;
   afterEach(async () => {
     await server?.stop('SIGKILL');
     server = undefined;
   });
 
   it('starts with npm start and serves the page and its assets', async () => {
-    server = await spawnServer({}, ['npm', 'start', '--silent']);
-    const page = await getChunks(`${server.url}/`, { 'user-agent': BROWSER_UA });
+    server = await startServer({}, ['npm', 'start', '--silent']);
+    const page = await fetchOnce(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<h1>react-ssr-host</h1>');
     const script = /<script type="module" src="([^"]+)"/.exec(page.body)?.[1];
@@ -44,14 +45,14 @@ describe('production process', () => {
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('on %s lets an in-flight stream finish, then exits 0', async (signal) => {
-    server = await spawnServer({ DIAGNOSTICS_TOKEN: DIAG_TOKEN, SHUTDOWN_GRACE_MS: '10000' });
+    server = await startServer({ DIAGNOSTICS_TOKEN: DIAG_TOKEN, SHUTDOWN_GRACE_MS: '10000' });
     const stream = await openStream(`${server.url}/_diag/slow?ms=800`, { 'user-agent': BROWSER_UA, ...DIAG });
     expect(stream.first).toContain('Waiting 800 ms');
     server.child.kill(signal);
     const done = await stream.rest;
     expect(done.body).toContain('Finished after 800 ms.');
     expect(done.body.trimEnd().endsWith('</html>')).toBe(true);
-    expect(await server.exited).toBe(0);
+    expect((await server.exited).code).toBe(0);
     // The last lines were written: the access line of the slow request, then the stop.
     const messages = server.logs.lines.map((line) => line.msg);
     expect(messages.at(-1)).toBe('stopped');
@@ -59,11 +60,11 @@ describe('production process', () => {
   });
 
   it('closes what is left after the grace period and exits non-zero', async () => {
-    server = await spawnServer({ DIAGNOSTICS_TOKEN: DIAG_TOKEN, SHUTDOWN_GRACE_MS: '200', STREAM_TIMEOUT_MS: '60000' });
+    server = await startServer({ DIAGNOSTICS_TOKEN: DIAG_TOKEN, SHUTDOWN_GRACE_MS: '200', STREAM_TIMEOUT_MS: '60000' });
     const stream = await openStream(`${server.url}/_diag/slow?ms=20000`, { 'user-agent': BROWSER_UA, ...DIAG });
     server.child.kill('SIGTERM');
     await expect(stream.rest).rejects.toThrow();
-    expect(await server.exited).toBe(1);
+    expect((await server.exited).code).toBe(1);
     expect(server.logs.lines.some((line) => line.msg === 'grace period over: closing the connections still open')).toBe(true);
   });
 });

@@ -1,14 +1,6 @@
-import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import * as renderer from '../client/entry-server.tsx';
-import { loadConfig } from '../server/config.ts';
-import { createDigester } from '../server/errors/digest.ts';
-import { createErrorHandler } from '../server/errors/error-handler.ts';
-import { createFailureRecorder } from '../server/errors/failures.ts';
-import { createLogger } from '../server/logger.ts';
-import { LogCapture } from './support/logs.ts';
-import { createTestApp, DIAG } from './support/test-app.ts';
+import { createBareApp, createTestApp, DIAG } from './support/test-app.ts';
 
 const MAX_LINE_BYTES = 8 * 1024;
 const MB = 1024 * 1024;
@@ -16,19 +8,9 @@ const frames = (count: number, width = 120) => Array.from({ length: count }, (_,
 
 /** A server whose one route throws `make()`, with the real failure recorder and error handler. */
 async function failWith(make: () => unknown) {
-  const config = loadConfig({ NODE_ENV: 'production' });
-  const logs = new LogCapture();
-  const logger = createLogger(config, logs);
-  const failures = createFailureRecorder({ digester: createDigester(undefined), logger });
-  const app = express();
-  app.use((req, _res, next) => {
-    req.id = 'huge-failure-1';
-    next();
-  });
-  app.get('/', () => {
+  const { app, logs } = createBareApp('huge-failure-1', () => {
     throw make();
   });
-  app.use(createErrorHandler({ config, failures, loadRenderer: () => Promise.resolve(renderer) }));
   const res = await request(app).get('/').set('accept', 'application/json').expect(500);
   const index = logs.lines.findIndex((line) => line.error !== undefined);
   return { digest: res.body.error.digest as string, line: logs.lines[index]!, raw: logs.raw[index]! };

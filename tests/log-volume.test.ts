@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { LEVEL, type LogLine } from './support/logs.ts';
+import { LEVEL, type LogLine } from '../shared/log-line.ts';
 import { createTestApp } from './support/test-app.ts';
 
 const PATH = '/api/client-errors';

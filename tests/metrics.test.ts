@@ -1,12 +1,12 @@
 // Prometheus metrics as a scraper sees them: a separate port, counters that follow the traffic,
 // and a bounded number of series whatever paths clients ask for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStream } from './support/http.ts';
-import { isAccessLine } from './support/logs.ts';
-import { spawnServer, type SpawnedServer } from './support/spawn-server.ts';
+import { openStream } from '../tools/harness/http.ts';
+import { isAccessLine } from '../shared/log-line.ts';
+import { startServer, type RunningServer } from './support/server.ts';
 import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
+import { BROWSER_UA } from '../tools/harness/user-agents.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 const REPORT = { kind: 'caught', digest: 'c-1a2b3c4d5e6f', type: 'TypeError', message: 'x is undefined', path: '/checkout' };
 /** client-errors.ts accepts 10 reports a minute per client; the 11th is refused. */
 const REPORTS_ALLOWED = 10;
@@ -37,7 +37,7 @@ function sum(samples: Sample[], name: string, labels: Record<string, string | Re
 }
 
 describe('metrics on METRICS_PORT', () => {
-  let server: SpawnedServer;
+  let server: RunningServer;
   let metricsUrl = '';
   const scrape = async () => {
     const res = await fetch(metricsUrl);
@@ -47,7 +47,7 @@ describe('metrics on METRICS_PORT', () => {
   };
 
   beforeAll(async () => {
-    server = await spawnServer({ METRICS_PORT: '0', DIAGNOSTICS_TOKEN: DIAG_TOKEN });
+    server = await startServer({ METRICS_PORT: '0', DIAGNOSTICS_TOKEN: DIAG_TOKEN });
     const line = await server.logs.waitFor((l) => typeof l.metricsPort === 'number');
     metricsUrl = `http://127.0.0.1:${line.metricsPort as number}/metrics`;
   });
@@ -128,7 +128,7 @@ describe('metrics on METRICS_PORT', () => {
   });
 
   it('is off by default: no metrics server', async () => {
-    const plain = await spawnServer();
+    const plain = await startServer();
     try {
       await (await fetch(`${plain.url}/`)).text();
       expect(plain.logs.lines.some((line) => line.metricsPort !== undefined)).toBe(false);

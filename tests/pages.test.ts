@@ -7,11 +7,11 @@ import { routes } from '../client/routes.tsx';
 import type { RouteEntry } from '../client/router/route-table.ts';
 import { serverErrorMessage } from '../shared/messages.ts';
 import { seenSignals } from './fixtures/fixture.server.ts';
-import { pageDigest } from './support/digests.ts';
-import { getChunks, openStream } from './support/http.ts';
+import { pageDigest } from '../tools/harness/digests.ts';
+import { fetchOnce, openStream } from '../tools/harness/http.ts';
 import { CLIENT_DIR, createTestApp, DIAG, type TestApp } from './support/test-app.ts';
+import { BROWSER_UA } from '../tools/harness/user-agents.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 const fixture: RouteEntry = {
   id: 'fixture',
   path: '/fixture/:name?',
@@ -42,7 +42,7 @@ describe('pages from the route table', () => {
   });
 
   it('streams a loader’s promise after its fallback, in one response, without holding the shell', async () => {
-    const res = await getChunks(`${host.url}/fixture/ada`, { 'user-agent': BROWSER_UA });
+    const res = await fetchOnce(`${host.url}/fixture/ada`, { headers: { 'user-agent': BROWSER_UA } });
     expect(res.status).toBe(200);
     const fallbackChunk = res.chunks.findIndex((chunk) => chunk.includes('fixture fallback'));
     const laterChunk = res.chunks.findIndex((chunk) => chunk.includes('LATER-PART-ARRIVED'));
@@ -213,7 +213,7 @@ describe('a page past its stream timeout', () => {
     const slow = createTestApp({ STREAM_TIMEOUT_MS: '300' }, {}, createRenderer([...routes, fixture]));
     await slow.listen();
     try {
-      const res = await getChunks(`${slow.url}/fixture/ada?hold=20000`, { 'user-agent': BROWSER_UA });
+      const res = await fetchOnce(`${slow.url}/fixture/ada?hold=20000`, { headers: { 'user-agent': BROWSER_UA } });
       const failure = /"id":"fixture:later","failure":\{"routeFailure":true,"status":500,"digest":"([\w-]+)"\}/.exec(res.body);
       expect(failure).not.toBeNull();
       const lines = slow.logs.failures(res.headers['x-request-id'] as string);

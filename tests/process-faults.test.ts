@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LEVEL } from './support/logs.ts';
-import { spawnServer } from './support/spawn-server.ts';
+import { LEVEL } from '../shared/log-line.ts';
+import { startServer } from './support/server.ts';
 
 /** Preloads a module that faults, outside any request, when the test sends SIGUSR2. */
 function faultOnSignal(fault: string): string[] {
@@ -13,9 +13,9 @@ describe('process faults', () => {
     ['uncaughtException', "throw new Error('fault outside a request')"],
     ['unhandledRejection', "Promise.reject(new Error('rejection nobody handled'))"],
   ])('an %s is logged at fatal with a digest, flushed, and the process exits non-zero', async (kind, fault) => {
-    const server = await spawnServer({}, faultOnSignal(fault));
+    const server = await startServer({}, faultOnSignal(fault));
     server.child.kill('SIGUSR2');
-    const code = await server.exited;
+    const { code } = await server.exited;
     expect(code).toBe(1);
     const fatal = server.logs.lines.find((line) => line.level === LEVEL.fatal);
     expect(fatal).toMatchObject({ kind, digest: expect.stringMatching(/^[\w-]{16}$/), error: { type: 'Error' } });
@@ -28,9 +28,9 @@ describe('process faults', () => {
     ['undefined, as a rejection', 'Promise.reject(undefined)', { type: 'undefined', message: 'undefined' }],
     ['a Proxy whose every trap throws', "const trap = () => { throw new Error('trap'); }; throw new Proxy({}, { get: trap, ownKeys: trap, getPrototypeOf: trap, has: trap })", { type: 'object', message: '[unreadable object]' }],
   ])('a fault with %s keeps the original value: one fatal line describing it, no secondary error', async (_name, fault, error) => {
-    const server = await spawnServer({}, faultOnSignal(fault));
+    const server = await startServer({}, faultOnSignal(fault));
     server.child.kill('SIGUSR2');
-    expect(await server.exited).toBe(1);
+    expect((await server.exited).code).toBe(1);
     const fatal = server.logs.lines.filter((line) => line.level === LEVEL.fatal);
     expect(fatal).toHaveLength(1);
     expect(fatal[0]).toMatchObject({ digest: expect.stringMatching(/^[\w-]{16}$/), error });

@@ -4,10 +4,11 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createHttpServer, SERVER_LIMITS } from '../server/http-server.ts';
 import { serverErrorMessage } from '../shared/messages.ts';
-import { spawnServer } from './support/spawn-server.ts';
+import { startServer } from './support/server.ts';
 import { createTestApp, DIAG } from './support/test-app.ts';
+import { CRAWLER_UA } from '../tools/harness/user-agents.ts';
 
-const BOT = { 'user-agent': 'Googlebot/2.1' };
+const BOT = { 'user-agent': CRAWLER_UA };
 
 function cspDirective(csp: string, name: string): string | undefined {
   return csp.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `));
@@ -125,7 +126,7 @@ describe('rate-limit keys follow the proxy trust', () => {
 
 describe('no library writes outside the JSON log', () => {
   it('forwarded headers from untrusted clients leave stderr empty and stdout all JSON', async () => {
-    const server = await spawnServer({});
+    const server = await startServer({});
     try {
       const forwarded: Record<string, string>[] = [{ 'x-forwarded-for': '198.51.100.7' }, { forwarded: 'for=198.51.100.7' }, { 'x-forwarded-for': 'not an address' }];
       for (const headers of forwarded) {
@@ -141,12 +142,12 @@ describe('no library writes outside the JSON log', () => {
       await server.stop();
     }
     expect(server.stderr()).toBe('');
-    expect(server.logs.other).toEqual([]);
+    expect(server.logs.notJson).toEqual([]);
   });
 
   it('a process warning becomes a warn line, not text on stderr', async () => {
     const warnOnSignal = `process.on('SIGUSR2', () => process.emitWarning('this API is old', 'DeprecationWarning'));`;
-    const server = await spawnServer({}, ['node', '--import', `data:text/javascript,${encodeURIComponent(warnOnSignal)}`, 'dist/server/index.js']);
+    const server = await startServer({}, ['node', '--import', `data:text/javascript,${encodeURIComponent(warnOnSignal)}`, 'dist/server/index.js']);
     try {
       server.child.kill('SIGUSR2');
       const line = await server.logs.waitFor((l) => l.msg === 'node warning: DeprecationWarning');

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pageDigest, streamedDigest } from './support/digests.ts';
+import { pageDigest, streamedDigest } from '../tools/harness/digests.ts';
 import { FakeSentry } from './support/fake-sentry.ts';
-import { getChunks } from './support/http.ts';
-import { spawnServer, type SpawnedServer } from './support/spawn-server.ts';
+import { fetchOnce } from '../tools/harness/http.ts';
+import { startServer, type RunningServer } from './support/server.ts';
 import { createTestApp, DIAG, DIAG_TOKEN } from './support/test-app.ts';
+import { BROWSER_UA, CRAWLER_UA } from '../tools/harness/user-agents.ts';
 
 const WITH_SENTRY = ['node', '--import', './dist/server/instrument.js', 'dist/server/index.js'];
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 const SECRETS = { cookie: 'session=secret-cookie-value', authorization: 'Bearer secret-bearer-value' };
 
 function tags(event: Record<string, unknown>): Record<string, string> {
@@ -17,10 +17,10 @@ function tags(event: Record<string, unknown>): Record<string, string> {
 
 describe('Sentry on the server (real SDK, fake ingest)', () => {
   const sentry = new FakeSentry();
-  let server: SpawnedServer;
+  let server: RunningServer;
   beforeAll(async () => {
     await sentry.start();
-    server = await spawnServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, RELEASE: 'test-release' }, WITH_SENTRY);
+    server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, RELEASE: 'test-release' }, WITH_SENTRY);
   });
   afterAll(async () => {
     await server?.stop('SIGKILL');
@@ -41,7 +41,7 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     ['a rejected handler promise', '/_diag/async-error', (body: string) => pageDigest(body)],
     ['an error inside Suspense after the shell', '/_diag/stream-error', (body: string) => streamedDigest(body)],
   ])('%s sends one event tagged with the digest of the page and the log line', async (_name, path, digestOf) => {
-    const res = await getChunks(`${server.url}${path}?token=secret-query-value`, { 'user-agent': BROWSER_UA, ...DIAG, ...SECRETS });
+    const res = await fetchOnce(`${server.url}${path}?token=secret-query-value`, { headers: { 'user-agent': BROWSER_UA, ...DIAG, ...SECRETS } });
     const digest = digestOf(res.body);
     const events = await eventFor(digest);
     expect(events).toHaveLength(1);
@@ -54,7 +54,7 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
 
   it('10 identical failures in a row send 10 events, one per request, all under one fingerprint', async () => {
     const responses = [];
-    for (let i = 0; i < 10; i++) responses.push(await getChunks(`${server.url}/_diag/async-error`, DIAG));
+    for (let i = 0; i < 10; i++) responses.push(await fetchOnce(`${server.url}/_diag/async-error`, { headers: DIAG }));
     const digests = new Set(responses.map((res) => pageDigest(res.body)));
     expect(digests.size).toBe(1);
     const [digest] = digests;
@@ -73,9 +73,9 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
 
   it('sends nothing for a 404 or a bad request', async () => {
     const before = sentry.events().length;
-    await getChunks(`${server.url}/no-such-page`);
-    await getChunks(`${server.url}/%E0%A4%A`);
-    const marker = await getChunks(`${server.url}/_diag/api-error`, DIAG);
+    await fetchOnce(`${server.url}/no-such-page`);
+    await fetchOnce(`${server.url}/%E0%A4%A`);
+    const marker = await fetchOnce(`${server.url}/_diag/api-error`, { headers: DIAG });
     await eventFor(JSON.parse(marker.body).error.digest);
     expect(sentry.events().length).toBe(before + 1);
   });
@@ -88,7 +88,7 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
   });
 
   it('writes the request span\'s trace into the page head, and the server transaction shares its trace id', async () => {
-    const res = await getChunks(`${server.url}/`, { 'user-agent': BROWSER_UA });
+    const res = await fetchOnce(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
     const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})-[0-9a-f]{16}(-[01])?"/.exec(res.body)?.[1];
     expect(traceId).toBeDefined();
     expect(res.body).toMatch(/<meta name="baggage" content="[^"]*sentry-trace_id=/);
@@ -99,7 +99,7 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
 
 describe('incoming trace decisions', () => {
   const sentry = new FakeSentry();
-  const servers: SpawnedServer[] = [];
+  const servers: RunningServer[] = [];
   beforeAll(() => sentry.start());
   afterAll(async () => {
     await Promise.all(servers.map((server) => server.stop('SIGKILL')));
@@ -108,17 +108,17 @@ describe('incoming trace decisions', () => {
 
   /** Requests that claim an upstream sampled them (`-1`), then a failure, whose event is awaited. */
   async function forcedTraces(env: Record<string, string>): Promise<{ forced: string[]; sent: string[] }> {
-    const server = await spawnServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, ...env }, WITH_SENTRY);
+    const server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, ...env }, WITH_SENTRY);
     servers.push(server);
     const forced: string[] = [];
     for (let i = 0; i < 20; i++) {
       const traceId = randomBytes(16).toString('hex');
       forced.push(traceId);
       const headers = { 'sentry-trace': `${traceId}-${randomBytes(8).toString('hex')}-1`, baggage: `sentry-trace_id=${traceId},sentry-sampled=true,sentry-sample_rand=0.000001` };
-      await getChunks(`${server.url}/_diag/slow?ms=0`, { 'user-agent': BROWSER_UA, ...DIAG, ...headers });
+      await fetchOnce(`${server.url}/_diag/slow?ms=0`, { headers: { 'user-agent': BROWSER_UA, ...DIAG, ...headers } });
     }
     // A later failure's event: once it has arrived, spans of the earlier requests would have too.
-    const marker = await getChunks(`${server.url}/_diag/api-error`, DIAG);
+    const marker = await fetchOnce(`${server.url}/_diag/api-error`, { headers: DIAG });
     const digest = (JSON.parse(marker.body) as { error: { digest: string } }).error.digest;
     await sentry.waitFor(() => (sentry.events().some((e) => tags(e).digest === digest) ? true : undefined));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -139,10 +139,10 @@ describe('incoming trace decisions', () => {
 
 describe('the tunnel is not traced', () => {
   const sentry = new FakeSentry();
-  let server: SpawnedServer;
+  let server: RunningServer;
   beforeAll(async () => {
     await sentry.start();
-    server = await spawnServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0' }, WITH_SENTRY);
+    server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0' }, WITH_SENTRY);
   });
   afterAll(async () => {
     await server?.stop('SIGKILL');
@@ -154,7 +154,7 @@ describe('the tunnel is not traced', () => {
     const forwarded = await fetch(`${server.url}/monitoring`, { method: 'POST', body: envelope });
     expect(forwarded.status).toBe(200);
     // A page request afterwards is traced; once its trace has arrived, the tunnel's would have too.
-    const page = await getChunks(`${server.url}/`, { 'user-agent': BROWSER_UA });
+    const page = await fetchOnce(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
     const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})/.exec(page.body)?.[1];
     await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
     const serverTelemetry = sentry.envelopes.filter((e) => !e.raw.includes('from-browser')).map((e) => e.raw.toString('utf8'));
@@ -164,25 +164,25 @@ describe('the tunnel is not traced', () => {
 
 describe('Sentry flushes before exit', () => {
   const sentry = new FakeSentry();
-  let server: SpawnedServer | undefined;
+  let server: RunningServer | undefined;
   beforeAll(() => sentry.start());
   afterEach(() => server?.stop('SIGKILL'));
   afterAll(() => sentry.stop());
 
   it('SIGTERM right after a failure still delivers its event', async () => {
-    server = await spawnServer({ SENTRY_DSN: sentry.dsn, DIAGNOSTICS_TOKEN: DIAG_TOKEN }, WITH_SENTRY);
-    const res = await getChunks(`${server.url}/_diag/api-error`, DIAG);
+    server = await startServer({ SENTRY_DSN: sentry.dsn, DIAGNOSTICS_TOKEN: DIAG_TOKEN }, WITH_SENTRY);
+    const res = await fetchOnce(`${server.url}/_diag/api-error`, { headers: DIAG });
     const digest = (JSON.parse(res.body) as { error: { digest: string } }).error.digest;
     server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    expect((await server.exited).code).toBe(0);
     expect(sentry.events().filter((e) => tags(e).digest === digest)).toHaveLength(1);
   });
 
   it('a process fault is captured with its digest and flushed before the process exits', async () => {
     const fault = `process.on('SIGUSR2', () => { throw new Error('fault for sentry'); });`;
-    server = await spawnServer({ SENTRY_DSN: sentry.dsn }, ['node', '--import', './dist/server/instrument.js', '--import', `data:text/javascript,${encodeURIComponent(fault)}`, 'dist/server/index.js']);
+    server = await startServer({ SENTRY_DSN: sentry.dsn }, ['node', '--import', './dist/server/instrument.js', '--import', `data:text/javascript,${encodeURIComponent(fault)}`, 'dist/server/index.js']);
     server.child.kill('SIGUSR2');
-    expect(await server.exited).toBe(1);
+    expect((await server.exited).code).toBe(1);
     const fatal = server.logs.lines.find((line) => line.kind === 'uncaughtException');
     const events = sentry.events().filter((e) => tags(e).digest === fatal?.digest);
     expect(events).toHaveLength(1);
@@ -193,7 +193,7 @@ describe('Sentry flushes before exit', () => {
 describe('without SENTRY_DSN', () => {
   it('writes no Sentry settings or trace tags into the page and mounts no tunnel', async () => {
     const { app } = createTestApp();
-    const page = await request(app).get('/').set('user-agent', 'Googlebot/2.1').expect(200);
+    const page = await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
     expect(page.text).not.toMatch(/sentry-trace|baggage|"sentry":|\/monitoring/);
     await request(app).post('/monitoring').send('x').expect(404);
   });

@@ -4,12 +4,13 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnServer, ROOT, type SpawnedServer } from './support/spawn-server.ts';
+import { ROOT } from '../tools/harness/paths.ts';
+import { startServer, type RunningServer } from './support/server.ts';
 
 const OWN_ASSETS = join(ROOT, 'dist/client/assets');
 
 describe('shared assets directory', () => {
-  let server: SpawnedServer | undefined;
+  let server: RunningServer | undefined;
   let dir = '';
   afterEach(async () => {
     await server?.stop('SIGKILL');
@@ -22,7 +23,7 @@ describe('shared assets directory', () => {
     // What a replica of another release left there, and a copy some replica had not finished.
     writeFileSync(join(dir, 'entry-client-OtHeR123.js'), 'console.log("the other release");');
     writeFileSync(join(dir, '.entry-client-HaLf4567.js.99.partial'), 'console.log("half');
-    server = await spawnServer({ SHARED_ASSETS_DIR: dir });
+    server = await startServer({ SHARED_ASSETS_DIR: dir });
 
     const own = readdirSync(OWN_ASSETS);
     expect(readdirSync(dir)).toEqual(expect.arrayContaining(own));
@@ -39,6 +40,6 @@ describe('shared assets directory', () => {
   it('a directory it cannot write stops the boot with one line', async () => {
     dir = mkdtempSync(join(tmpdir(), 'react-ssr-host-assets-'));
     writeFileSync(join(dir, 'file'), '');
-    await expect(spawnServer({ SHARED_ASSETS_DIR: join(dir, 'file', 'assets') })).rejects.toThrow(/exited with 1/);
+    await expect(startServer({ SHARED_ASSETS_DIR: join(dir, 'file', 'assets') })).rejects.toThrow(/exited with 1/);
   });
 });

@@ -4,12 +4,12 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStream } from './support/http.ts';
+import { openStream } from '../tools/harness/http.ts';
 import { createDrain } from '../server/shutdown.ts';
-import { spawnServer, type SpawnedServer } from './support/spawn-server.ts';
+import { startServer, type RunningServer } from './support/server.ts';
 import { DIAG } from './support/test-app.ts';
+import { BROWSER_UA } from '../tools/harness/user-agents.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 const DIAG_ENV = { DIAGNOSTICS_TOKEN: DIAG['x-diagnostics-token'] };
 
 /** A GET on a connection of its own (no keep-alive pool): what a probe or a new client does. */
@@ -25,12 +25,12 @@ function freshGet(url: string): Promise<{ status: number; connection: string | u
 }
 
 /** Signals every process in the group, as a terminal's Ctrl-C does (npm and node both get it). */
-function signalGroup(server: SpawnedServer, signal: NodeJS.Signals): void {
+function signalGroup(server: RunningServer, signal: NodeJS.Signals): void {
   process.kill(-server.child.pid!, signal);
 }
 
 describe('shutdown', () => {
-  let server: SpawnedServer | undefined;
+  let server: RunningServer | undefined;
   let group = false;
   afterEach(() => {
     if (server && group) {
@@ -45,7 +45,7 @@ describe('shutdown', () => {
 
   it('Ctrl-C under npm start, pressed three times, still drains a slow stream completely', async () => {
     group = true;
-    server = await spawnServer({ ...DIAG_ENV, SHUTDOWN_DELAY_MS: '300', SHUTDOWN_GRACE_MS: '10000' }, ['npm', 'start', '--silent']);
+    server = await startServer({ ...DIAG_ENV, SHUTDOWN_DELAY_MS: '300', SHUTDOWN_GRACE_MS: '10000' }, ['npm', 'start', '--silent']);
     const stream = await openStream(`${server.url}/_diag/slow?ms=1500`, { 'user-agent': BROWSER_UA, ...DIAG });
     expect(stream.first).toContain('Waiting 1500 ms');
     // Each keypress reaches npm and node; npm forwards its copy too.
@@ -59,7 +59,7 @@ describe('shutdown', () => {
     expect(done.status).toBe(200);
     expect(done.body).toContain('Finished after 1500 ms.');
     expect(done.body.trimEnd().endsWith('</html>')).toBe(true);
-    expect(await server.exited).toBe(0);
+    expect((await server.exited).code).toBe(0);
     const lines = server.logs.lines;
     expect(lines.filter((line) => String(line.msg).startsWith('shutting down'))).toHaveLength(1);
     expect(lines.filter((line) => String(line.msg).startsWith('SIGINT while shutting down')).length).toBeGreaterThanOrEqual(2);
@@ -67,7 +67,7 @@ describe('shutdown', () => {
   });
 
   it('during the delay a new connection gets 503 from /readyz and pages still answer, then the listener closes', async () => {
-    server = await spawnServer({ SHUTDOWN_DELAY_MS: '3000' });
+    server = await startServer({ SHUTDOWN_DELAY_MS: '3000' });
     expect((await freshGet(`${server.url}/readyz`)).status).toBe(200);
     server.child.kill('SIGTERM');
     await server.logs.waitFor((line) => String(line.msg).startsWith('shutting down'));
@@ -82,7 +82,7 @@ describe('shutdown', () => {
 
     await server.logs.waitFor((line) => String(line.msg).startsWith('draining'));
     await expect(freshGet(`${server.url}/readyz`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
-    expect(await server.exited).toBe(0);
+    expect((await server.exited).code).toBe(0);
   });
 
   it.each([

@@ -1,10 +1,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getChunks, openStream } from './support/http.ts';
+import { fetchOnce, openStream } from '../tools/harness/http.ts';
 import { createTestApp, DIAG, type TestApp } from './support/test-app.ts';
+import { BROWSER_UA, CRAWLER_UA } from '../tools/harness/user-agents.ts';
 
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
-const BOT_UA = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const FALLBACK = 'Loading the streamed section…';
 const CONTENT = 'data-testid="streamed-content"';
 
@@ -17,7 +16,7 @@ describe('streaming SSR', () => {
   afterAll(() => host.close());
 
   it('streams the shell with the Suspense fallback first and the resolved section later in the same response', async () => {
-    const res = await getChunks(`${host.url}/`, { 'user-agent': BROWSER_UA });
+    const res = await fetchOnce(`${host.url}/`, { headers: { 'user-agent': BROWSER_UA } });
     expect(res.status).toBe(200);
     expect(res.chunks.length).toBeGreaterThan(1);
     expect(res.chunks[0]).toContain(FALLBACK);
@@ -28,7 +27,7 @@ describe('streaming SSR', () => {
   });
 
   it('gives a crawler the complete page with no fallback', async () => {
-    const res = await getChunks(`${host.url}/`, { 'user-agent': BOT_UA });
+    const res = await fetchOnce(`${host.url}/`, { headers: { 'user-agent': CRAWLER_UA } });
     expect(res.status).toBe(200);
     expect(res.body).toContain(CONTENT);
     expect(res.body).not.toContain(FALLBACK);
@@ -43,7 +42,7 @@ describe('streaming SSR', () => {
   });
 
   it('aborts a render that outlives the stream timeout, ending the response with the fallback', async () => {
-    const res = await getChunks(`${host.url}/_diag/slow?ms=20000`, { 'user-agent': BROWSER_UA, ...DIAG });
+    const res = await fetchOnce(`${host.url}/_diag/slow?ms=20000`, { headers: { 'user-agent': BROWSER_UA, ...DIAG } });
     expect(res.status).toBe(200);
     expect(res.body).toContain('Waiting 20000 ms');
     expect(res.body).not.toContain('Finished after');

@@ -5,17 +5,17 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createRenderer } from '../client/entry-server.tsx';
 import { serverErrorMessage } from '../shared/messages.ts';
-import { pageDigest, streamedDigest } from './support/digests.ts';
-import { getChunks } from './support/http.ts';
-import { LEVEL } from './support/logs.ts';
+import { pageDigest, streamedDigest } from '../tools/harness/digests.ts';
+import { fetchOnce } from '../tools/harness/http.ts';
+import { LEVEL } from '../shared/log-line.ts';
 import { createTestApp } from './support/test-app.ts';
+import { BROWSER_UA } from '../tools/harness/user-agents.ts';
 
 // JavaScript can throw anything. Whatever a page throws, the response is the error page with a
 // digest, and the log holds exactly one bounded line with that digest that describes the value.
 
 /** The issue's bound for one failure line (issue 11's contract for lean logs). */
 const MAX_LINE_BYTES = 8 * 1024;
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 
 function nullPrototype(fields: Record<string, unknown>): object {
   return Object.assign(Object.create(null) as object, fields);
@@ -107,7 +107,7 @@ describe('any thrown value gets a status, a digest, one bounded log line and the
     const host = appThrowing(() => nullPrototype({ code: 'ELATE' }), 'suspense');
     await host.listen();
     try {
-      const res = await getChunks(`${host.url}/`, { 'user-agent': BROWSER_UA });
+      const res = await fetchOnce(`${host.url}/`, { headers: { 'user-agent': BROWSER_UA } });
       expect(res.status).toBe(200);
       const failures = host.logs.failures(String(res.headers['x-request-id']));
       expect(failures).toHaveLength(1);

@@ -1,40 +1,29 @@
 // The image as an operator gets it: built from a clean copy of the sources, run with only
 // environment variables, probed over HTTP and through the engine's own commands.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILURE_MESSAGE, LEVEL } from '../../shared/log-line.ts';
 import { FakeSentry } from '../support/fake-sentry.ts';
-import { openStream } from '../support/http.ts';
+import { pageDigest } from '../../tools/harness/digests.ts';
+import { openStream } from '../../tools/harness/http.ts';
+import { freePort } from '../../tools/harness/net.ts';
+import { parseLog, type LogLine } from '../../tools/harness/server-log.ts';
+import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
 import { copyBuildContext, findEngine, type Engine } from './engine.ts';
 
 const IMAGE = 'react-ssr-host:test';
 const DIAGNOSTICS_TOKEN = 'container-test-diagnostics-token';
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36';
 /** The server's default SHUTDOWN_DELAY_MS + SHUTDOWN_GRACE_MS, inside the engines' 10 s stop timeout. */
 const GRACE_MS = 7_000;
 const DEV_ONLY_PACKAGES = ['vite', 'vitest', 'typescript', 'tsx', '@vitejs/plugin-react', 'supertest', 'playwright-core'];
 
 const found = await findEngine();
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 /** The container's stdout, parsed: pino writes one JSON object per line. */
-async function logLines(engine: Engine, id: string): Promise<Record<string, unknown>[]> {
-  const out = await engine.must(['logs', id]);
-  return out
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+async function logLines(engine: Engine, id: string): Promise<LogLine[]> {
+  return parseLog(await engine.must(['logs', id]));
 }
 
 async function waitUntilServing(engine: Engine, id: string, url: string): Promise<void> {
@@ -103,9 +92,9 @@ if (found.engine === undefined) {
     it('a server error page shows the digest of the one error line it logged', async () => {
       const res = await fetch(`${url}/_diag/server-error`, { headers: { 'x-diagnostics-token': DIAGNOSTICS_TOKEN } });
       expect(res.status).toBe(500);
-      const digest = /<code data-digest="">([^<]+)<\/code>/.exec(await res.text())?.[1];
+      const digest = pageDigest(await res.text());
       expect(digest).toBeTruthy();
-      const errors = (await logLines(engine, id)).filter((line) => line.level === 50 && line.msg === 'request failed');
+      const errors = (await logLines(engine, id)).filter((line) => line.level === LEVEL.error && line.msg === FAILURE_MESSAGE);
       expect(errors.map((line) => line.digest)).toEqual([digest]);
       expect(errors[0]!.reqId).toBeTruthy();
       // Sentry's --import preload works in the image: the same digest reaches the ingest.

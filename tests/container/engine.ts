@@ -3,8 +3,9 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { accessSync, constants, copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { ROOT } from '../../tools/harness/paths.ts';
 
-export const ROOT = resolve(import.meta.dirname, '../..');
+
 
 export interface Result {
   code: number;

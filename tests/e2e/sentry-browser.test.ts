@@ -2,17 +2,17 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { FakeSentry } from '../support/fake-sentry.ts';
-import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
 import { DIAG, DIAG_TOKEN } from '../support/test-app.ts';
 
 describe('Sentry in a real browser', () => {
   const sentry = new FakeSentry();
-  let server: SpawnedServer;
+  let server: RunningServer;
   let browser: Browser;
   let origin: string;
   beforeAll(async () => {
     await sentry.start();
-    server = await spawnServer(
+    server = await startServer(
       { SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN },
       ['node', '--import', './dist/server/instrument.js', 'dist/server/index.js'],
     );

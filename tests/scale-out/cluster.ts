@@ -1,10 +1,12 @@
 // Two replicas of the image behind Debian's HAProxy, on loopback only, with deploy/haproxy.cfg
 // as a user would run it. Everything it starts it names, and stop() removes it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { request, type Agent, type IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ROOT, type Engine } from '../container/engine.ts';
+import { fetchOnce } from '../../tools/harness/http.ts';
+import { freePort, sleep } from '../../tools/harness/net.ts';
+import { ROOT } from '../../tools/harness/paths.ts';
+import { parseLog } from '../../tools/harness/server-log.ts';
+import type { Engine } from '../container/engine.ts';
 
 /** HAProxy connects to the replicas from this address; their TRUST_PROXY names it alone. */
 export const BALANCER_SOURCE = '127.0.0.10';
@@ -17,46 +19,6 @@ const SHUTDOWN_GRACE_MS = 5_000;
 const STOP_TIMEOUT_S = 15;
 const WAIT_MS = 60_000;
 
-export interface Reply {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-  /** The body ended normally (not cut by a reset or an abort). */
-  complete: boolean;
-}
-
-/** A request over node:http, from a chosen local address (a "client" on 127.0.0.x). */
-export function send(url: string, options: { localAddress?: string; headers?: Record<string, string>; method?: string; body?: string; agent?: Agent } = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress, agent: options.agent ?? false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, complete: res.complete }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export function jsonLines(text: string): Record<string, unknown>[] {
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 export interface Replica {
   readonly name: string;
@@ -112,7 +74,7 @@ export class Cluster {
     await this.engine.must(['run', '-d', '--name', name, '--network', 'host', '--read-only', '--tmpfs', '/tmp', '-v', `${this.sharedAssetsDir}:/srv/assets`, ...envArgs, image]);
     const deadline = Date.now() + WAIT_MS;
     while (Date.now() < deadline) {
-      const ready = await send(`http://127.0.0.1:${port}/readyz`).then((res) => res.status === 200, () => false);
+      const ready = await fetchOnce(`http://127.0.0.1:${port}/readyz`).then((res) => res.status === 200, () => false);
       if (ready) return { name, port, image };
       await sleep(200);
     }
@@ -121,7 +83,7 @@ export class Cluster {
 
   /** HAProxy's view of a replica (UP, DOWN, ...) from its stats CSV. */
   async state(slot: number): Promise<string> {
-    const stats = await send(this.statsUrl).catch(() => undefined);
+    const stats = await fetchOnce(this.statsUrl).catch(() => undefined);
     if (stats === undefined) return 'unreachable';
     const csv = stats.body.split('\n');
     const columns = csv[0]!.replace(/^# /, '').split(',');
@@ -139,13 +101,13 @@ export class Cluster {
   }
 
   async logs(replica: Replica): Promise<Record<string, unknown>[]> {
-    return jsonLines(this.retiredLogs.get(replica.name) ?? (await this.engine.must(['logs', replica.name])));
+    return parseLog(this.retiredLogs.get(replica.name) ?? (await this.engine.must(['logs', replica.name])));
   }
 
   /** Every log line of every replica that ran, current and retired. */
   async allLogs(): Promise<Record<string, unknown>[]> {
     const current = await Promise.all(this.replicas.map((replica) => this.engine.must(['logs', replica.name])));
-    return [...this.retiredLogs.values(), ...current].flatMap(jsonLines);
+    return [...this.retiredLogs.values(), ...current].flatMap(parseLog);
   }
 
   /** Replaces one replica: stop (its drain), keep its logs, remove it, start `image` in its place. */

@@ -6,8 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyBuildContext, findEngine, ROOT, type Engine, type Result } from '../container/engine.ts';
-import { DIAGNOSTICS_TOKEN, freePort, jsonLines, send, sleep } from './cluster.ts';
+import { pageDigest } from '../../tools/harness/digests.ts';
+import { fetchOnce } from '../../tools/harness/http.ts';
+import { freePort, sleep } from '../../tools/harness/net.ts';
+import { ROOT } from '../../tools/harness/paths.ts';
+import { parseLog } from '../../tools/harness/server-log.ts';
+import { copyBuildContext, findEngine, type Engine, type Result } from '../container/engine.ts';
+import { DIAGNOSTICS_TOKEN } from './cluster.ts';
 
 const found = await findEngine();
 const PROJECT = `rsh-compose-${process.pid}`;
@@ -83,25 +88,25 @@ if (found.engine === undefined || !hasCompose) {
       const url = `http://127.0.0.1:${env.BALANCER_PORT}`;
       const deadline = Date.now() + WAIT_MS;
       const bothUp = async () => {
-        const csv = await send(`http://127.0.0.1:${env.STATS_PORT}/stats;csv`).then((res) => res.body, () => '');
+        const csv = await fetchOnce(`http://127.0.0.1:${env.STATS_PORT}/stats;csv`).then((res) => res.body, () => '');
         return csv.split('\n').filter((line) => /^app,app[12],/.test(line) && line.includes(',UP,')).length === 2;
       };
       while (!(await bothUp())) {
         if (Date.now() > deadline) throw new Error(`the balancer never saw both replicas UP: ${(await compose(engine, ['logs'], env)).stdout.slice(-3000)}`);
         await sleep(250);
       }
-      expect((await send(`${url}/`)).status).toBe(200);
+      expect((await fetchOnce(`${url}/`)).status).toBe(200);
       const digests = new Set<string>();
       for (let i = 0; i < 4; i += 1) {
-        const reply = await send(`${url}/_diag/server-error`, { headers: { 'x-diagnostics-token': DIAGNOSTICS_TOKEN } });
+        const reply = await fetchOnce(`${url}/_diag/server-error`, { headers: { 'x-diagnostics-token': DIAGNOSTICS_TOKEN } });
         expect(reply.status).toBe(500);
-        digests.add(/<code data-digest="">([^<]+)<\/code>/.exec(reply.body)?.[1] ?? 'none');
+        digests.add(pageDigest(reply.body) ?? 'none');
       }
       expect([...digests]).toHaveLength(1);
       const names = (await engine.must(['ps', '--filter', projectLabel, '--format', '{{.Names}}'])).split('\n').filter((name) => /app[12]/.test(name));
       expect(names).toHaveLength(2);
       for (const name of names) {
-        const failures = jsonLines(await engine.must(['logs', name])).filter((line) => line.msg === 'request failed');
+        const failures = parseLog(await engine.must(['logs', name])).filter((line) => line.msg === 'request failed');
         expect(failures.map((line) => line.digest)).toEqual(failures.map(() => [...digests][0]));
         expect(failures.length).toBeGreaterThan(0);
       }

@@ -2,9 +2,13 @@
 // each page names, a slow streamed page, failures on purpose, assets, 404s. Every response is
 // checked; what is wrong is kept, not thrown, so a roll is judged as a whole.
 import { Agent } from 'node:http';
-import { DIAGNOSTICS_TOKEN, send, sleep, type Reply } from './cluster.ts';
+import { pageDigest } from '../../tools/harness/digests.ts';
+import { fetchOnce, type Fetched } from '../../tools/harness/http.ts';
+import { sleep } from '../../tools/harness/net.ts';
+import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
+import { DIAGNOSTICS_TOKEN } from './cluster.ts';
 
-const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36' };
+const BROWSER = { 'user-agent': BROWSER_UA };
 const DIAG = { 'x-diagnostics-token': DIAGNOSTICS_TOKEN };
 const SLOW_MS = 600;
 const KINDS = ['page', 'slow', 'server-error', 'asset', 'api-error', 'page', 'not-found'] as const;
@@ -35,11 +39,11 @@ export function startLoad(url: string, options: { workers: number; pauseMs: numb
   const known = new Set<string>();
   let running = true;
 
-  async function get(kind: string, path: string, headers: Record<string, string>, agent: Agent): Promise<Reply | undefined> {
+  async function get(kind: string, path: string, headers: Record<string, string>, agent: Agent): Promise<Fetched | undefined> {
     report.requests += 1;
     report.byKind[kind] = (report.byKind[kind] ?? 0) + 1;
     try {
-      const reply = await send(`${url}${path}`, { headers, agent });
+      const reply = await fetchOnce(`${url}${path}`, { headers, agent });
       if (!reply.complete) report.truncated.push(`${path}: incomplete body (${reply.body.length} bytes)`);
       return reply;
     } catch (error) {
@@ -48,7 +52,7 @@ export function startLoad(url: string, options: { workers: number; pauseMs: numb
     }
   }
 
-  const expect = (reply: Reply | undefined, path: string, status: number) => {
+  const expect = (reply: Fetched | undefined, path: string, status: number) => {
     if (reply && reply.status !== status) report.unexpected.push(`${path}: ${reply.status}, expected ${status}`);
     return reply?.status === status;
   };
@@ -77,7 +81,7 @@ export function startLoad(url: string, options: { workers: number; pauseMs: numb
       }
     } else if (kind === 'server-error') {
       const reply = await get(kind, '/_diag/server-error', { ...BROWSER, ...DIAG }, agent);
-      if (expect(reply, '/_diag/server-error', 500) && !reply!.body.includes('data-digest')) report.unexpected.push('/_diag/server-error: no digest');
+      if (expect(reply, '/_diag/server-error', 500) && pageDigest(reply!.body) === undefined) report.unexpected.push('/_diag/server-error: no digest');
     } else if (kind === 'api-error') {
       const reply = await get(kind, '/_diag/api-error', { ...DIAG, accept: 'application/json' }, agent);
       expect(reply, '/_diag/api-error', 500);

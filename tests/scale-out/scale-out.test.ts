@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyBuildContext, findEngine } from '../container/engine.ts';
-import { BALANCER_SOURCE, Cluster, DIAGNOSTICS_TOKEN, send, sleep, type Replica } from './cluster.ts';
+import { pageDigest } from '../../tools/harness/digests.ts';
+import { fetchOnce } from '../../tools/harness/http.ts';
+import { sleep } from '../../tools/harness/net.ts';
+import { BALANCER_SOURCE, Cluster, DIAGNOSTICS_TOKEN, type Replica } from './cluster.ts';
 import { startLoad } from './load.ts';
 
 const IMAGE_A = 'react-ssr-host:scale-a';
@@ -70,9 +73,9 @@ if (found.engine === undefined || skipped !== undefined) {
     it('the same failure on both replicas shows the same digest (shared DIGEST_KEY)', async () => {
       const byReplica = new Map<string, Set<string>>();
       for (let i = 0; i < 6; i += 1) {
-        const reply = await send(`${cluster.url}/_diag/server-error`, { headers: DIAG });
+        const reply = await fetchOnce(`${cluster.url}/_diag/server-error`, { headers: DIAG });
         expect(reply.status).toBe(500);
-        const digest = /<code data-digest="">([^<]+)<\/code>/.exec(reply.body)?.[1];
+        const digest = pageDigest(reply.body);
         expect(digest).toBeTruthy();
         const reqId = String(reply.headers['x-request-id']);
         const served = await Promise.all(cluster.replicas.map(async (replica) => ((await cluster.logs(replica)).some((line) => line.reqId === reqId) ? replica.name : undefined)));
@@ -86,7 +89,7 @@ if (found.engine === undefined || skipped !== undefined) {
     });
 
     it("the balancer's request id is the one returned and logged; a client's forged id is not", async () => {
-      const reply = await send(`${cluster.url}/`, { headers: { 'x-request-id': 'forged-by-client' } });
+      const reply = await fetchOnce(`${cluster.url}/`, { headers: { 'x-request-id': 'forged-by-client' } });
       const id = String(reply.headers['x-request-id']);
       expect(id).not.toBe('forged-by-client');
       await expect.poll(() => cluster.haproxyLog.includes(` ${id} `)).toBe(true);
@@ -96,9 +99,9 @@ if (found.engine === undefined || skipped !== undefined) {
     });
 
     it('client addresses are the real clients, whatever X-Forwarded-For they send', async () => {
-      const viaBalancer = await send(`${cluster.url}/`, { localAddress: '127.0.0.2', headers: { 'x-forwarded-for': '203.0.113.9' } });
+      const viaBalancer = await fetchOnce(`${cluster.url}/`, { localAddress: '127.0.0.2', headers: { 'x-forwarded-for': '203.0.113.9' } });
       // Straight to a replica, a forged header from an address that is not the balancer counts for nothing.
-      const direct = await send(`http://127.0.0.1:${cluster.replicas[0]!.port}/`, { localAddress: '127.0.0.3', headers: { 'x-forwarded-for': '203.0.113.9' } });
+      const direct = await fetchOnce(`http://127.0.0.1:${cluster.replicas[0]!.port}/`, { localAddress: '127.0.0.3', headers: { 'x-forwarded-for': '203.0.113.9' } });
       const logs = await cluster.allLogs();
       const addressOf = (reply: { headers: Record<string, unknown> }) =>
         logs.find((line) => line.reqId === reply.headers['x-request-id'] && line.msg === 'request completed')?.ip;
@@ -108,7 +111,7 @@ if (found.engine === undefined || skipped !== undefined) {
 
     it("the protocol is the balancer's X-Forwarded-Proto: a client's forged https is replaced", async () => {
       // The app compares a loader's redirect with the request's origin, protocol included.
-      const redirect = (to: string) => send(`${cluster.url}/_diag/redirect?to=${encodeURIComponent(to)}`, { headers: { ...DIAG, 'x-forwarded-proto': 'https' } });
+      const redirect = (to: string) => fetchOnce(`${cluster.url}/_diag/redirect?to=${encodeURIComponent(to)}`, { headers: { ...DIAG, 'x-forwarded-proto': 'https' } });
       const sameOrigin = await redirect(`${cluster.url}/`);
       expect(sameOrigin.status).toBe(302);
       expect(sameOrigin.headers.location).toBe(`${cluster.url}/`);
@@ -117,7 +120,7 @@ if (found.engine === undefined || skipped !== undefined) {
 
     it('rate limits are per real client, not per balancer', async () => {
       const report = JSON.stringify({ kind: 'caught', digest: 'c-1a2b3c4d5e6f', type: 'TypeError', message: 'x is undefined', path: '/' });
-      const post = (localAddress: string) => send(`${cluster.url}/api/client-errors`, { localAddress, method: 'POST', headers: { 'content-type': 'application/json' }, body: report });
+      const post = (localAddress: string) => fetchOnce(`${cluster.url}/api/client-errors`, { localAddress, method: 'POST', headers: { 'content-type': 'application/json' }, body: report });
       // More than both replicas together allow one client (each counts on its own).
       const statuses: number[] = [];
       for (let i = 0; i <= 2 * REPORTS_PER_MINUTE; i += 1) statuses.push((await post('127.0.0.4')).status);
@@ -136,10 +139,10 @@ if (found.engine === undefined || skipped !== undefined) {
 
     /** Mid-roll: the new release's entry chunk, which the old image never had, is served by the old replica. */
     async function expectSkewServed(newReplica: Replica, oldReplica: Replica): Promise<void> {
-      const page = await send(`http://127.0.0.1:${newReplica.port}/`);
+      const page = await fetchOnce(`http://127.0.0.1:${newReplica.port}/`);
       const entry = /<script type="module" src="(\/assets\/[^"]+)"/.exec(page.body)![1]!;
       expect((await engine.run(['exec', oldReplica.name, 'test', '-e', `/app/dist/client${entry}`])).code).not.toBe(0);
-      const fromOld = await send(`http://127.0.0.1:${oldReplica.port}${entry}`);
+      const fromOld = await fetchOnce(`http://127.0.0.1:${oldReplica.port}${entry}`);
       expect(fromOld.status).toBe(200);
       console.log(`mid-roll: ${entry} of the new release, absent from the old image, served by the old replica from the shared volume`);
     }

@@ -1,3 +1,4 @@
+import { vi } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -113,14 +114,16 @@ export class FakeSentry {
     return [...ids];
   }
 
-  async waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-    const started = Date.now();
-    for (;;) {
-      const value = probe();
-      if (value !== undefined) return value;
-      if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for the fake Sentry ingest');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+  /** Resolves with the probe's first defined value, as envelopes arrive (vitest's vi.waitFor). */
+  waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+    return vi.waitFor(
+      () => {
+        const value = probe();
+        if (value === undefined) throw new Error('the fake Sentry ingest has not received it yet');
+        return value;
+      },
+      { timeout: timeoutMs, interval: 20 },
+    );
   }
 
   async stop(): Promise<void> {

@@ -1,16 +1,20 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import * as appRenderer from '../../client/entry-server.tsx';
 import type { Renderer } from '../../shared/page-seam.ts';
 import { createApp, type AppDeps } from '../../server/app.ts';
+import { createDigester } from '../../server/errors/digest.ts';
+import { createErrorHandler } from '../../server/errors/error-handler.ts';
+import { createFailureRecorder } from '../../server/errors/failures.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { createProdFrontend } from '../../server/frontend.ts';
 import { createHttpServer, SERVER_LIMITS } from '../../server/http-server.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createRefusalSummary, type RefusalSummary } from '../../server/refusal-summary.ts';
-import { LogCapture } from './logs.ts';
+import { ServerLog } from '../../tools/harness/server-log.ts';
+
 
 export const DIAG_TOKEN = 'test-diagnostics-token-0123456789';
 export const DIAG = { 'x-diagnostics-token': DIAG_TOKEN };
@@ -19,7 +23,7 @@ export const CLIENT_DIR = join(import.meta.dirname, '../../dist/client');
 export interface TestApp {
   app: Express;
   config: Config;
-  logs: LogCapture;
+  logs: ServerLog;
   /** The app's 429 summary: flush() writes the counts it holds, as the process does at exit. */
   refusals: RefusalSummary;
   /** Only after listen(). */
@@ -35,7 +39,7 @@ export interface TestApp {
  */
 export function createTestApp(env: Record<string, string> = {}, deps: Partial<AppDeps> = {}, renderer: Renderer = appRenderer, refusalWindowMs?: number): TestApp {
   const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'debug', DIAGNOSTICS_TOKEN: DIAG_TOKEN, DIGEST_KEY: 'test-digest-key-0123456789', ...env });
-  const logs = new LogCapture();
+  const logs = new ServerLog();
   const logger = createLogger(config, logs);
   const frontend = createProdFrontend(CLIENT_DIR, renderer);
   const refusals = deps.refusals ?? createRefusalSummary(logger, refusalWindowMs);
@@ -62,4 +66,23 @@ export function createTestApp(env: Record<string, string> = {}, deps: Partial<Ap
       }),
   };
   return testApp;
+}
+
+/**
+ * A bare Express app for failures no page produces: one GET route at `/`, then the real failure
+ * recorder and error handler, logging into memory, with a fixed request id (no access log).
+ */
+export function createBareApp(reqId: string, route: RequestHandler): { app: Express; logs: ServerLog } {
+  const config = loadConfig({ NODE_ENV: 'production' });
+  const logs = new ServerLog();
+  const logger = createLogger(config, logs);
+  const failures = createFailureRecorder({ digester: createDigester(undefined), logger });
+  const app = express();
+  app.use((req, _res, next) => {
+    req.id = reqId;
+    next();
+  });
+  app.get('/', route);
+  app.use(createErrorHandler({ config, failures, loadRenderer: () => Promise.resolve(appRenderer) }));
+  return { app, logs };
 }

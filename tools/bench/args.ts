@@ -1,21 +1,20 @@
-// `--name value` flags and bare `--switch`es, checked against what the script accepts.
+// Command-line flags of the bench and the soak, with node:util's parseArgs: `--name value`
+// flags and bare `--switch`es; anything else is refused with the list of what is accepted.
+import { parseArgs } from 'node:util';
 
-export type Flags = Record<string, string | true>;
+export type Flags = Record<string, string | boolean | undefined>;
 
 export function parseFlags(argv: readonly string[], known: { values: readonly string[]; switches: readonly string[] }): Flags {
-  const flags: Flags = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const name = arg.replace(/^--/, '');
-    if (known.switches.includes(name)) {
-      flags[name] = true;
-    } else if (known.values.includes(name) && argv[i + 1] !== undefined) {
-      flags[name] = argv[++i]!;
-    } else {
-      throw new Error(`Unknown or incomplete argument ${JSON.stringify(arg)}: accepted are ${[...known.values.map((v) => `--${v} N`), ...known.switches.map((s) => `--${s}`)].join(', ')}`);
-    }
+  const options = Object.fromEntries([
+    ...known.values.map((name) => [name, { type: 'string' as const }]),
+    ...known.switches.map((name) => [name, { type: 'boolean' as const }]),
+  ]);
+  try {
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Flags;
+  } catch (error) {
+    const accepted = [...known.values.map((v) => `--${v} N`), ...known.switches.map((s) => `--${s}`)].join(', ');
+    throw new Error(`${(error as Error).message}; accepted are ${accepted}`);
   }
-  return flags;
 }
 
 /** A positive number flag within bounds, so no run can be unbounded by a typo. */
@@ -23,7 +22,7 @@ export function numberFlag(flags: Flags, name: string, fallback: number, max: nu
   const raw = flags[name];
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (raw === true || !Number.isFinite(value) || value <= 0 || value > max) {
+  if (typeof raw !== 'string' || !Number.isFinite(value) || value <= 0 || value > max) {
     throw new Error(`--${name} must be a number from 1 to ${max}, got ${JSON.stringify(raw)}`);
   }
   return value;

@@ -1,4 +1,5 @@
-// The part of autocannon 9's programmatic API the bench uses (the package ships no types).
+// The part of autocannon 9's programmatic API the bench uses (the package ships no types, and
+// @types/autocannon 7.12 describes autocannon 7: no `warmup` option or result).
 declare module 'autocannon' {
   interface Percentiles {
     average: number;

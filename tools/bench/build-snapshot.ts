@@ -5,7 +5,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './spawn.ts';
+import { ROOT } from '../harness/paths.ts';
 
 export interface BuildSnapshot {
   serverEntry: string;

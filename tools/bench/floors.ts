@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSnapshot } from './build-snapshot.ts';
-import { spawnServer, type RunningServer } from './spawn.ts';
+import { spawnServer, type RunningServer } from '../harness/spawn.ts';
 
 const HERE = 'tools/bench';
 
@@ -12,7 +12,7 @@ export async function startHttpFloor(html: string, cpus?: string): Promise<Runni
   const bodyFile = join(tmpdir(), `bench-floor-body-${process.pid}.html`);
   writeFileSync(bodyFile, html);
   try {
-    return await spawnServer({ args: withTsx(`${HERE}/floor-http.ts`), env: { FLOOR_BODY_FILE: bodyFile }, cpus });
+    return await spawnServer({ command: withTsx(`${HERE}/floor-http.ts`), env: { FLOOR_BODY_FILE: bodyFile }, cpus });
   } finally {
     rmSync(bodyFile, { force: true }); // read once at start
   }
@@ -20,10 +20,10 @@ export async function startHttpFloor(html: string, cpus?: string): Promise<Runni
 
 /** Express + React with NODE_ENV=production (React reads it at run time), via tsx. */
 export function startReactFloor(cpus?: string): Promise<RunningServer> {
-  return spawnServer({ args: withTsx(`${HERE}/floor-react.ts`), env: { CLIENT_DIR: buildSnapshot().clientDir }, cpus });
+  return spawnServer({ command: withTsx(`${HERE}/floor-react.ts`), env: { CLIENT_DIR: buildSnapshot().clientDir }, cpus });
 }
 
 /** `node --import tsx file`: the pid is the server itself, not a tsx launcher. */
 function withTsx(file: string): string[] {
-  return ['--import', 'tsx', file];
+  return ['node', '--import', 'tsx', file];
 }

@@ -1,7 +1,7 @@
 // The numbers beside the throughput table: streaming timings, cold start, first-load JS.
 import { gzipSync } from 'node:zlib';
 import { startAppServer } from './app-server.ts';
-import { fetchOnce, median } from './http.ts';
+import { fetchOnce } from '../harness/http.ts';
 
 export interface StreamTiming {
   path: string;
@@ -16,7 +16,7 @@ export async function streamTiming(base: string, path: string, headers: Record<s
   const first: number[] = [];
   const total: number[] = [];
   for (let i = 0; i < samples; i++) {
-    const response = await fetchOnce(base + path, headers);
+    const response = await fetchOnce(base + path, { headers });
     if (response.status !== 200) throw new Error(`${path} answered ${response.status} while timing the stream`);
     first.push(response.firstChunkMs);
     total.push(response.totalMs);
@@ -80,7 +80,13 @@ export async function firstLoadJs(base: string, html: string): Promise<FirstLoad
   for (const path of firstLoadScripts(html)) {
     const response = await fetchOnce(new URL(path, base).href);
     if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
-    files.push({ path, bytes: response.body.length, gzipBytes: gzipSync(response.body).length });
+    files.push({ path, bytes: response.bytes.length, gzipBytes: gzipSync(response.bytes).length });
   }
   return { files, gzipBytes: files.reduce((sum, file) => sum + file.gzipBytes, 0) };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

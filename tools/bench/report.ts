@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Measured } from './load.ts';
 import type { FirstLoadJs, StreamTiming } from './measure.ts';
 import { STREAMED_MS, STREAMED_PATH } from './routes.ts';
-import { ROOT } from './spawn.ts';
+import { ROOT } from '../harness/paths.ts';
 import { benchTable, toMarkdown, toText } from './table.ts';
 import type { Row, Target } from './targets.ts';
 

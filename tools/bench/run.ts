@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { BROWSER_HEADERS, startAppServer } from './app-server.ts';
 import { numberFlag, parseFlags } from './args.ts';
 import { startHttpFloor, startReactFloor } from './floors.ts';
-import { fetchOnce } from './http.ts';
+import { fetchOnce } from '../harness/http.ts';
 import { loadRoute, type LoadSettings, type Measured } from './load.ts';
 import { coldStartMs, entryScript, firstLoadJs, streamTiming } from './measure.ts';
 import { machineBusy, memoryMb } from './proc.ts';
 import { machine, renderText, writeArtifacts, type BenchReport } from './report.ts';
 import { benchRoutes, STREAMED_PATH, withFloorAsset, type BenchRoute } from './routes.ts';
-import type { RunningServer } from './spawn.ts';
+import type { RunningServer } from '../harness/spawn.ts';
 import { evaluateTargets, type Row } from './targets.ts';
 
 /** As in production: every access line and every failure line is written (to a file). */
@@ -80,9 +80,9 @@ async function stopCleanly(server: RunningServer, who: string): Promise<void> {
 }
 
 async function homeHtml(server: RunningServer): Promise<string> {
-  const home = await fetchOnce(`${server.url}/`, { ...BROWSER_HEADERS });
+  const home = await fetchOnce(`${server.url}/`, { headers: { ...BROWSER_HEADERS } });
   if (home.status !== 200) throw new Error(`/ answered ${home.status}`);
-  return home.body.toString('utf8');
+  return home.body;
 }
 
 async function benchOurServer(settings: Settings) {

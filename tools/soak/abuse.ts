@@ -3,8 +3,8 @@
 // line; every refused report wrote two lines.) Each returns requests, lines and bytes written.
 import { Agent, request } from 'node:http';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
-import { BROWSER_UA } from '../bench/app-server.ts';
-import type { LogIndex } from './logs.ts';
+import { BROWSER_UA } from '../harness/user-agents.ts';
+import type { ServerLog } from '../harness/server-log.ts';
 
 /** Short enough to keep the soak short, long enough for thousands of requests. */
 export const ABUSE_S = 3;
@@ -60,9 +60,9 @@ function fire(base: string, shot: Shot, agent: Agent): Promise<number> {
   });
 }
 
-async function run(base: string, logs: LogIndex, name: string, shot: (n: number) => Shot): Promise<Abuse> {
+async function run(base: string, logs: ServerLog, name: string, shot: (n: number) => Shot): Promise<Abuse> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const before = { lines: logs.lines, bytes: logs.bytes };
+  const before = { lines: logs.count, bytes: logs.bytes };
   const started = performance.now();
   const deadline = started + ABUSE_S * 1000;
   const statuses: Record<string, number> = {};
@@ -77,10 +77,10 @@ async function run(base: string, logs: LogIndex, name: string, shot: (n: number)
   agent.destroy();
   // Lines of the last responses are written when they finish: let stdout catch up.
   await new Promise((resolve) => setTimeout(resolve, 200));
-  return { name, requests: sent, statuses, lines: logs.lines - before.lines, bytes: logs.bytes - before.bytes, seconds: (performance.now() - started) / 1000 };
+  return { name, requests: sent, statuses, lines: logs.count - before.lines, bytes: logs.bytes - before.bytes, seconds: (performance.now() - started) / 1000 };
 }
 
-export async function abusiveClients(base: string, logs: LogIndex): Promise<Abuse[]> {
+export async function abusiveClients(base: string, logs: ServerLog): Promise<Abuse[]> {
   logs.marker = BIG_HEADER_MARKER;
   const results: Abuse[] = [];
   for (const kind of KINDS) results.push(await run(base, logs, kind.name, kind.shot));

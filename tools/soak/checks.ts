@@ -1,8 +1,8 @@
 // What the soak proves, one check per guarantee. Each returns PASS/FAIL with its evidence.
-import type { Exit } from '../bench/spawn.ts';
+import type { Exit } from '../harness/spawn.ts';
 import { ACCEPTED_REPORTS, type Abuse } from './abuse.ts';
 import type { Outcome } from './client.ts';
-import type { LogIndex } from './logs.ts';
+import type { ServerLog } from '../harness/server-log.ts';
 
 export interface Check {
   name: string;
@@ -15,7 +15,7 @@ export interface SoakFacts {
   outcomes: Outcome[];
   /** Streams in flight when SIGTERM landed. */
   inFlight: Outcome[];
-  logs: LogIndex;
+  logs: ServerLog;
   aliveUntilSigterm: boolean;
   exit: Exit;
   stderr: string;
@@ -85,7 +85,7 @@ function resourceChecks(facts: SoakFacts): Check[] {
     { name: `RSS at the end ≤ ${RSS_MAX_GROWTH * 100}% above RSS after warm-up`, pass: growth <= RSS_MAX_GROWTH, detail: `${rssMb.warm.toFixed(1)} → ${rssMb.end.toFixed(1)} MB (${(growth * 100).toFixed(1)}%)` },
     { name: `open descriptors did not grow (slack ${FD_SLACK})`, pass: fds.end <= fds.warm + FD_SLACK, detail: `${fds.warm} → ${fds.end}` },
     { name: 'nothing on stderr', pass: facts.stderr === '', detail: facts.stderr === '' ? 'empty' : facts.stderr.slice(0, 200) },
-    { name: 'stdout is JSON lines only', pass: facts.logs.notJson.length === 0, detail: `${facts.logs.lines} lines${facts.logs.notJson.length ? `; first other: ${facts.logs.notJson[0]!.slice(0, 120)}` : ''}` },
+    { name: 'stdout is JSON lines only', pass: facts.logs.notJson.length === 0, detail: `${facts.logs.count} lines${facts.logs.notJson.length ? `; first other: ${facts.logs.notJson[0]!.slice(0, 120)}` : ''}` },
   ];
 }
 
@@ -102,7 +102,7 @@ function drainChecks(facts: SoakFacts): Check[] {
 }
 
 /** When lines follow "stopped", show them: which request, and when it was logged. */
-function stoppedDetail(logs: LogIndex): string {
+function stoppedDetail(logs: ServerLog): string {
   if (!logs.stopped) return `no "stopped" line; last: ${JSON.stringify(logs.last?.msg)}`;
   if (logs.afterStopped.length === 0) return JSON.stringify({ msg: logs.stopped.msg, clean: logs.stopped.clean });
   const after = logs.afterStopped.map((line) => {

@@ -1,6 +1,6 @@
 // One soak request: its status, request id, digests and whether its body arrived whole.
 import { request, type Agent } from 'node:http';
-import { digestsIn } from './digests.ts';
+import { digestsIn } from '../harness/digests.ts';
 import type { Kind } from './mix.ts';
 
 export type Phase = 'warm-up' | 'main' | 'drain';

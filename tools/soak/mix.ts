@@ -1,5 +1,6 @@
 // The soak's traffic: what each kind of request is, what it must answer, and how often it comes.
-import { BROWSER_HEADERS, BROWSER_UA, CRAWLER_UA, DIAGNOSTICS_HEADER, DIAGNOSTICS_TOKEN } from '../bench/app-server.ts';
+import { BROWSER_HEADERS, DIAGNOSTICS_HEADER, DIAGNOSTICS_TOKEN } from '../bench/app-server.ts';
+import { BROWSER_UA, CRAWLER_UA } from '../harness/user-agents.ts';
 
 export interface Kind {
   name: string;

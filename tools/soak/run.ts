@@ -2,16 +2,15 @@
 // SIGTERM under load; every guarantee is a PASS/FAIL check and any FAIL exits 1.
 import { BROWSER_HEADERS, startAppServer } from '../bench/app-server.ts';
 import { numberFlag, parseFlags } from '../bench/args.ts';
-import { fetchOnce } from '../bench/http.ts';
+import { fetchOnce } from '../harness/http.ts';
 import { entryScript } from '../bench/measure.ts';
-import { memoryMb, openFds } from '../bench/proc.ts';
-import { sleep, type RunningServer } from '../bench/spawn.ts';
+import type { RunningServer } from '../harness/spawn.ts';
 import { ABUSE_S, abusiveClients } from './abuse.ts';
 import { evaluate } from './checks.ts';
 import type { Outcome } from './client.ts';
-import { LogIndex } from './logs.ts';
 import { buildMix, type Kind } from './mix.ts';
 import { printReport } from './report.ts';
+import { settledSample } from './sample.ts';
 import { sigtermUnderLoad } from './shutdown.ts';
 import { runTraffic } from './traffic.ts';
 
@@ -28,27 +27,13 @@ const WARMUP_SHARE = 0.25;
 const DEFAULT_CONCURRENCY = 64;
 /** Far above what two cores serve, so time ends the run, but a count bounds it as well. */
 const MAX_REQUESTS_PER_S = 5_000;
-/** Idle time before memory and descriptors are sampled: sockets close, timers fire. */
-const SETTLE_MS = 2_000;
 /** Spawn, settles, the drain and the checks, beyond the traffic itself. */
 const FIXED_BUDGET_S = 90;
 
-interface Sample {
-  rssMb: number;
-  fds: number;
-}
-
-async function settledSample(server: RunningServer): Promise<Sample> {
-  await sleep(SETTLE_MS);
-  // A server that died has nothing to sample; the checks then fail on NaN.
-  if (!server.isRunning()) return { rssMb: Number.NaN, fds: Number.NaN };
-  return { rssMb: memoryMb(server.pid, 'VmRSS'), fds: openFds(server.pid) };
-}
-
 async function assetPath(server: RunningServer): Promise<string> {
-  const home = await fetchOnce(`${server.url}/`, { ...BROWSER_HEADERS });
+  const home = await fetchOnce(`${server.url}/`, { headers: { ...BROWSER_HEADERS } });
   if (home.status !== 200) throw new Error(`/ answered ${home.status} before the soak began`);
-  return entryScript(home.body.toString('utf8'));
+  return entryScript(home.body);
 }
 
 function phase(server: RunningServer, mix: Kind[], name: 'warm-up' | 'main', seconds: number, concurrency: number): Promise<Outcome[]> {
@@ -76,8 +61,8 @@ async function main(): Promise<number> {
     process.exit(2);
   }, budgetS * 1000).unref();
 
-  const logs = new LogIndex();
-  const server = await startAppServer({ logLevel: 'info', onLine: logs.add });
+  const server = await startAppServer({ logLevel: 'info', keepLines: false });
+  const logs = server.logs;
   let signalled = false;
   let aliveUntilSigterm = true;
   void server.exited.then(() => (aliveUntilSigterm &&= signalled));

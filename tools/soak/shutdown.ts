@@ -1,7 +1,7 @@
 // SIGTERM under load: slow streams are mid-flight and clients keep arriving when the signal
 // lands. The server must finish what it started, refuse what comes after, and exit 0.
-import type { Exit, RunningServer } from '../bench/spawn.ts';
-import { sleep } from '../bench/spawn.ts';
+import { sleep } from '../harness/net.ts';
+import type { Exit, RunningServer } from '../harness/spawn.ts';
 import { send, type Outcome } from './client.ts';
 import { slowStream, type Kind } from './mix.ts';
 import { runTraffic } from './traffic.ts';
