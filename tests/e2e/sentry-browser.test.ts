@@ -48,8 +48,13 @@ describe('Sentry in a real browser', () => {
     page.on('request', (req) => {
       if (req.resourceType() === 'document') documents++;
     });
+    // The document each failed load belonged to: the reload's own failure is left uncaught.
+    const failedIn: number[] = [];
+    page.on('pageerror', () => failedIn.push(documents));
     await page.goto(`${origin}/`);
-    await page.waitForTimeout(2_000);
+    await expect.poll(() => failedIn.includes(2), { timeout: 10_000 }).toBe(true);
+    // Quiet network after the second failure: no third document is on its way.
+    await page.waitForLoadState('networkidle');
     expect(documents).toBe(2);
     await close();
   });
