@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, TRUST_PROXY_ALLOWED } from '../server/config.ts';
 import { ROOT } from '../tools/harness/paths.ts';
@@ -10,31 +12,110 @@ describe('configuration', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  const SENTRY_DSN = 'https://public@o0.ingest.sentry.io/123';
+  /** Every variable the server reads, each with a valid value other than its default. */
+  const EVERY_VARIABLE = {
+    PORT: '8080',
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    STREAM_TIMEOUT_MS: '2500',
+    SHUTDOWN_DELAY_MS: '1500',
+    SHUTDOWN_GRACE_MS: '4000',
+    DIGEST_KEY: 'k'.repeat(16),
+    DIAGNOSTICS_TOKEN: 't'.repeat(16),
+    TRUST_PROXY: 'loopback, 10.0.0.0/8',
+    PUBLIC_HOSTNAME: 'Shop.Example.com',
+    HSTS_MAX_AGE: '31536000',
+    RELEASE: 'v1.2.3',
+    LOG_REQUEST_HEADERS: 'Accept-Language, Referer',
+    SHARED_ASSETS_DIR: '/srv/assets',
+    METRICS_PORT: '9464',
+    SENTRY_DSN,
+    SENTRY_ENVIRONMENT: 'staging',
+    SENTRY_TRACES_SAMPLE_RATE: '0.25',
+    SENTRY_TRUST_UPSTREAM_SAMPLING: 'true',
+    SENTRY_ERROR_SAMPLE_RATE: '0.5',
+    SENTRY_TUNNEL_PATH: '/errors/tunnel',
+    SENTRY_TUNNEL_ALLOWED_DSNS: 'https://other@o0.ingest.sentry.io/456',
+    SENTRY_TUNNEL_TIMEOUT_MS: '3000',
+  };
+
+  it('names every variable server/config.ts reads', () => {
+    const source = readFileSync(join(ROOT, 'server/config.ts'), 'utf8');
+    const read = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|\(env, '([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1] ?? m[2]));
+    expect([...read].sort()).toEqual(Object.keys(EVERY_VARIABLE).sort());
+  });
+
   it('reads every variable it documents', () => {
-    const config = loadConfig({
-      PORT: '8080', HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', STREAM_TIMEOUT_MS: '2500',
-      SHUTDOWN_GRACE_MS: '4000', TRUST_PROXY: 'loopback, 10.0.0.0/8', PUBLIC_HOSTNAME: 'Shop.Example.com', RELEASE: 'v1.2.3',
-    });
-    expect(config).toMatchObject({
-      port: 8080, host: '127.0.0.1', isProduction: true, logLevel: 'warn', streamTimeoutMs: 2500,
-      shutdownGraceMs: 4000, trustProxy: 'loopback, 10.0.0.0/8', publicHostname: 'shop.example.com', release: 'v1.2.3',
+    expect(loadConfig(EVERY_VARIABLE)).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      nodeEnv: 'production',
+      isProduction: true,
+      logLevel: 'warn',
+      streamTimeoutMs: 2500,
+      shutdownDelayMs: 1500,
+      shutdownGraceMs: 4000,
+      digestKey: 'k'.repeat(16),
+      diagnosticsToken: 't'.repeat(16),
+      trustProxy: 'loopback, 10.0.0.0/8',
+      publicHostname: 'shop.example.com',
+      hstsMaxAge: 31536000,
+      release: 'v1.2.3',
+      logRequestHeaders: ['accept-language', 'referer'],
+      sharedAssetsDir: '/srv/assets',
+      metricsPort: 9464,
+      sentry: {
+        dsn: SENTRY_DSN,
+        environment: 'staging',
+        tracesSampleRate: 0.25,
+        trustUpstreamSampling: true,
+        errorSampleRate: 0.5,
+        tunnelPath: '/errors/tunnel',
+        allowedDsns: [SENTRY_DSN, 'https://other@o0.ingest.sentry.io/456'],
+        tunnelTimeoutMs: 3000,
+      },
     });
   });
 
+  // HOST and SENTRY_ENVIRONMENT take any value; every other variable refuses a bad one.
   it.each([
     [{ PORT: 'abc' }, 'Invalid PORT="abc": expected an integer from 0 to 65535'],
     [{ PORT: '70000' }, 'Invalid PORT="70000": expected an integer from 0 to 65535'],
-    [{ LOG_LEVEL: 'loud' }, 'Invalid LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent'],
     [{ NODE_ENV: 'staging' }, 'Invalid NODE_ENV="staging": expected one of development, production, test'],
+    [{ LOG_LEVEL: 'loud' }, 'Invalid LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent'],
     [{ STREAM_TIMEOUT_MS: '5s' }, 'Invalid STREAM_TIMEOUT_MS="5s": expected an integer from 100 to 600000'],
+    [{ SHUTDOWN_DELAY_MS: 'x' }, 'Invalid SHUTDOWN_DELAY_MS="x": expected an integer from 0 to 600000'],
+    [{ SHUTDOWN_GRACE_MS: '-5' }, 'Invalid SHUTDOWN_GRACE_MS="-5": expected an integer from 0 to 600000'],
     [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
-    [{ PUBLIC_HOSTNAME: 'evil.com/<script>' }, 'Invalid PUBLIC_HOSTNAME="evil.com/<script>": expected a host name such as shop.example.com'],
+    [{ DIAGNOSTICS_TOKEN: 'short' }, 'Invalid DIAGNOSTICS_TOKEN="<redacted>": expected at least 16 characters'],
     [{ TRUST_PROXY: 'foo' }, `Invalid TRUST_PROXY="foo": expected ${TRUST_PROXY_ALLOWED}`],
     [{ TRUST_PROXY: 'true' }, `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`],
     [{ TRUST_PROXY: '11' }, `Invalid TRUST_PROXY="11": expected ${TRUST_PROXY_ALLOWED}`],
     [{ TRUST_PROXY: '10.0.0.0/33' }, `Invalid TRUST_PROXY="10.0.0.0/33": expected ${TRUST_PROXY_ALLOWED}`],
     [{ TRUST_PROXY: 'loopback, 10.0.0.300' }, `Invalid TRUST_PROXY="loopback, 10.0.0.300": expected ${TRUST_PROXY_ALLOWED}`],
-    [{ SENTRY_DSN: 'http://public@127.0.0.1:9/1', SENTRY_TRUST_UPSTREAM_SAMPLING: 'yes' }, 'Invalid SENTRY_TRUST_UPSTREAM_SAMPLING="yes": expected true or false'],
+    [{ PUBLIC_HOSTNAME: 'evil.com/<script>' }, 'Invalid PUBLIC_HOSTNAME="evil.com/<script>": expected a host name such as shop.example.com'],
+    [{ HSTS_MAX_AGE: '-1' }, 'Invalid HSTS_MAX_AGE="-1": expected an integer from 0 to 63072000'],
+    [{ RELEASE: 'has space' }, 'Invalid RELEASE="has space": expected 1 to 200 printable ASCII characters without spaces, such as shop@1.4.0'],
+    [{ LOG_REQUEST_HEADERS: 'bad header' }, 'Invalid LOG_REQUEST_HEADERS="bad header": expected a comma-separated list of at most 16 header names, such as referer,x-forwarded-for'],
+    [{ SHARED_ASSETS_DIR: 'relative/path' }, 'Invalid SHARED_ASSETS_DIR="relative/path": expected an absolute path such as /srv/assets'],
+    [{ METRICS_PORT: '99999' }, 'Invalid METRICS_PORT="99999": expected an integer from 0 to 65535'],
+    [{ SENTRY_DSN: 'not-a-dsn' }, 'Invalid SENTRY_DSN="not-a-dsn": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123'],
+    [{ SENTRY_DSN, SENTRY_TRACES_SAMPLE_RATE: '1.5' }, 'Invalid SENTRY_TRACES_SAMPLE_RATE="1.5": expected a number from 0 to 1'],
+    [{ SENTRY_DSN, SENTRY_TRUST_UPSTREAM_SAMPLING: 'yes' }, 'Invalid SENTRY_TRUST_UPSTREAM_SAMPLING="yes": expected true or false'],
+    [{ SENTRY_DSN, SENTRY_ERROR_SAMPLE_RATE: '2' }, 'Invalid SENTRY_ERROR_SAMPLE_RATE="2": expected a number from 0 to 1'],
+    [{ SENTRY_DSN, SENTRY_TUNNEL_PATH: 'no-slash' }, 'Invalid SENTRY_TUNNEL_PATH="no-slash": expected a path such as /monitoring'],
+    [{ SENTRY_DSN, SENTRY_TUNNEL_ALLOWED_DSNS: 'x' }, 'Invalid SENTRY_TUNNEL_ALLOWED_DSNS="x": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123'],
+    [{ SENTRY_DSN, SENTRY_TUNNEL_TIMEOUT_MS: '5' }, 'Invalid SENTRY_TUNNEL_TIMEOUT_MS="5": expected an integer from 100 to 60000'],
+  ])('refuses %o with a message naming the variable and the value', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(expect.objectContaining({ name: 'ConfigError', message }));
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'Invalid PORT="abc": expected an integer from 0 to 65535'],
+    [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
+    [{ TRUST_PROXY: 'true' }, `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`],
     [{ SENTRY_DSN: 'http://public@127.0.0.1:9/1', SENTRY_ERROR_SAMPLE_RATE: '2' }, 'Invalid SENTRY_ERROR_SAMPLE_RATE="2": expected a number from 0 to 1'],
   ])('stops the process before it listens on %o, with exit code 1 and one line', (env, message) => {
     const run = spawnSync('node', ['dist/server/index.js'], {

@@ -224,6 +224,12 @@ describe('the command line', () => {
     expect(run.stderr).toBe("digest: unknown option '--verbose'\nRun 'digest --help' for usage.\n");
   });
 
+  it('runs from its source too, as `npm run digest` does in a checkout', () => {
+    const run = runDigest([page.digest, log], { entry: 'source' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`Digest ${page.digest} — 3 occurrences`);
+  });
+
   it('runs as the built bin, with nothing but Node beside it', () => {
     // The global setup ran `npm run build`; a copy outside the repo proves no package is needed.
     const bin = join(dir, 'digest.js');

@@ -15,8 +15,6 @@ import { copyBuildContext, findEngine, type Engine } from './engine.ts';
 
 const IMAGE = 'react-ssr-host:test';
 const DIAGNOSTICS_TOKEN = 'container-test-diagnostics-token';
-/** The server's default SHUTDOWN_DELAY_MS + SHUTDOWN_GRACE_MS, inside the engines' 10 s stop timeout. */
-const GRACE_MS = 7_000;
 const DEV_ONLY_PACKAGES = ['vite', 'vitest', 'typescript', 'tsx', '@vitejs/plugin-react', 'supertest', 'playwright-core'];
 
 const found = await findEngine();
@@ -134,17 +132,14 @@ if (found.engine === undefined) {
       const slow = await openStream(`${url}/_diag/slow?ms=3000`, { 'user-agent': BROWSER_UA, 'x-diagnostics-token': DIAGNOSTICS_TOKEN });
       const failed = await fetch(`${url}/_diag/api-error`, { headers: { 'x-diagnostics-token': DIAGNOSTICS_TOKEN } });
       const { digest } = ((await failed.json()) as { error: { digest: string } }).error;
-      const started = Date.now();
-      // `stop` sends the image's STOPSIGNAL (SIGTERM), then SIGKILL after its default 10 s.
+      // `stop` sends the image's STOPSIGNAL (SIGTERM), then SIGKILL after its default 10 s: an
+      // exit code of 0 (not 137) and the "stopped" line say the server finished before that.
       const [stopped, page] = await Promise.all([engine.must(['stop', id]), slow.rest]);
-      const stopMs = Date.now() - started;
-      console.log(`stop took ${(stopMs / 1000).toFixed(1)} s`);
       expect(stopped.trim()).toBeTruthy();
       expect(page.status).toBe(200);
       expect(page.body).toContain('Finished after 3000 ms.');
       expect(page.body).toMatch(/<\/html>$/);
       expect((await engine.must(['inspect', '--format', '{{.State.ExitCode}}', id])).trim()).toBe('0');
-      expect(stopMs).toBeLessThan(GRACE_MS);
       expect((await logLines(engine, id)).at(-1)).toMatchObject({ msg: 'stopped', clean: true });
       expect(sentry.events().filter((event) => (event.tags as Record<string, string>)?.digest === digest)).toHaveLength(1);
     });

@@ -3,10 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
+import { ROOT } from '../../tools/harness/paths.ts';
+import { jsonDigest, pageDigest } from '../../tools/harness/digests.ts';
 
 // Running the digest CLI the way an operator does, and the log files it reads.
 
-export const ROOT = join(import.meta.dirname, '../..');
 export const DIGEST_SOURCE = join(ROOT, 'cli/digest.ts');
 export const DIGEST_BIN = join(ROOT, 'dist/cli/digest.js');
 
@@ -16,9 +17,13 @@ export interface DigestRun {
   stderr: string;
 }
 
-/** The CLI from source through tsx, or any built file given as `entry`. */
+/**
+ * The tool as an operator runs it: the build (`npm run build`, done by the tests' global setup;
+ * it starts in a tenth of the time tsx takes), another copy of it given as `entry`, or its
+ * source through tsx (`npm run digest`) with `entry: 'source'`.
+ */
 export function runDigest(args: string[], options: { input?: string | Buffer; entry?: string; cwd?: string } = {}): DigestRun {
-  const entry = options.entry === undefined ? ['--import', 'tsx', DIGEST_SOURCE] : [options.entry];
+  const entry = options.entry === 'source' ? ['--import', 'tsx', DIGEST_SOURCE] : [options.entry ?? DIGEST_BIN];
   const run = spawnSync(process.execPath, [...entry, ...args], { cwd: options.cwd ?? ROOT, input: options.input ?? '', encoding: 'utf8' });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -40,9 +45,7 @@ export function writeLog(dir: string, name: string, content: string | Buffer): s
 
 /** The digest a user would quote: from the JSON error body or the error page's <code>. */
 export function digestOf(res: Response): string {
-  const fromJson = (res.body as { error?: { digest?: string } } | undefined)?.error?.digest;
-  const fromHtml = /<code data-digest="">([^<]+)<\/code>/.exec(res.text)?.[1];
-  const digest = fromJson ?? fromHtml;
+  const digest = jsonDigest(res.body) ?? pageDigest(res.text);
   if (digest === undefined) throw new Error(`no digest in the ${res.status} response`);
   return digest;
 }
