@@ -91,7 +91,7 @@ describe('one failure, one digest', () => {
     agent.destroy();
     const [line] = server.logs.failures(res.reqId);
     const stack = (line?.error as { stack?: string } | undefined)?.stack ?? '';
-    expect(stack).toMatch(/^    at ServerError \(\S*\/client\/pages\/diagnostics\/ServerError\.tsx:\d+:\d+\)$/m);
+    expect(stack).toMatch(/^ {4}at ServerError \(\S*\/client\/pages\/diagnostics\/ServerError\.tsx:\d+:\d+\)$/m);
     expect(stack).not.toMatch(/dist\/server/);
   });
 });

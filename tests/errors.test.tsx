@@ -21,6 +21,7 @@ function Broken(): never {
 
 /** Suspends forever: a render that never completes. */
 function Never(): never {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a thrown promise is how a component suspends
   throw new Promise(() => {});
 }
 
@@ -133,7 +134,7 @@ describe('server failures: digest on the page equals the digest of exactly one e
     ['throws', () => { throw new Error('error page is broken'); }],
     ['fails inside React', (_props: unknown, options: Parameters<typeof renderToPipeableStream>[1]) => renderToPipeableStream(<Broken />, options)],
   ])('when the error page itself %s: the static page with the same digest, and the page failure logged once beside it', async (_name, renderErrorPage) => {
-    const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: renderErrorPage as typeof renderer.renderErrorPage });
+    const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: renderErrorPage });
     const { app, logs } = createTestApp({}, { frontend });
     for (let i = 0; i < 2; i++) {
       const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
@@ -149,7 +150,7 @@ describe('server failures: digest on the page equals the digest of exactly one e
 
   it('an error page that hangs is abandoned after its timeout: the static page is sent and the hang logged', async () => {
     const hanging = (_props: unknown, options: Parameters<typeof renderToPipeableStream>[1]) => renderToPipeableStream(<Suspense><Never /></Suspense>, options);
-    const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: hanging as typeof renderer.renderErrorPage });
+    const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: hanging });
     const { app, logs } = createTestApp({}, { frontend });
     const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
     const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)?.[1];

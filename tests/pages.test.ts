@@ -88,7 +88,7 @@ describe('pages from the route table', () => {
     const res = await request(host.app).get(`/_diag/redirect?to=${encodeURIComponent(to)}`).set(DIAG).expect(500);
     expect(res.headers.location).toBeUndefined();
     const digest = pageDigest(res.text);
-    const failures = host.logs.failures(res.headers['x-request-id'] as string);
+    const failures = host.logs.failures(res.headers['x-request-id']);
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ digest, status: 500, error: { type: 'CrossOriginRedirectError' } });
   });
@@ -99,7 +99,7 @@ describe('pages from the route table', () => {
     expect(res.text).toContain('data-testid="diag-layout"');
     expect(res.text).toContain('<meta name="robots" content="noindex"/>');
     const digest = pageDigest(res.text);
-    const failures = host.logs.failures(res.headers['x-request-id'] as string);
+    const failures = host.logs.failures(res.headers['x-request-id']);
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ digest, status: 500, route: 'page:diag-loader-error', error: { message: 'Diagnostic loader error: the loader threw' } });
   });
@@ -186,7 +186,7 @@ describe('pages from the route table', () => {
   it('navigation data carries a loader failure with the digest it logged, and a redirect as a line', async () => {
     const failed = await request(host.app).get('/_data/_diag/loader-error?_routes=diag-loader-error').set(DIAG).expect(500);
     const head = JSON.parse(failed.text.split('\n')[0]!) as { errors: Record<string, { digest: string }> };
-    const [line] = host.logs.failures(failed.headers['x-request-id'] as string);
+    const [line] = host.logs.failures(failed.headers['x-request-id']);
     expect(head.errors['diag-loader-error']).toEqual({ routeFailure: true, status: 500, digest: line!.digest });
     const moved = await request(host.app).get('/_data/guide?_routes=guide').expect(200);
     expect(JSON.parse(moved.text)).toEqual({ redirect: '/guide/streaming' });

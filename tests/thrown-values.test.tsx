@@ -84,7 +84,7 @@ describe('any thrown value gets a status, a digest, one bounded log line and the
     expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
     const digest = pageDigest(res.text);
     expect(digest).toMatch(/^[\w-]{16}$/);
-    const failures = logs.failures(res.headers['x-request-id'] as string);
+    const failures = logs.failures(res.headers['x-request-id']);
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ level: LEVEL.error, status: 500, digest, error: { type: expected.type } });
     expect((failures[0]!.error as { message: string }).message).toMatch(expected.message);
@@ -148,6 +148,7 @@ describe('values thrown by a loader', () => {
   ])('%s is a 500 with a digest, not a "no error" that falls through to a 404', async (_name, value, type) => {
     const page = () => Promise.resolve({ default: () => <p>never shown</p> });
     const loader = () => {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the odd thrown values are the point
       throw value();
     };
     const { app, logs } = createTestApp({}, {}, createRenderer([{ id: 'loads', path: '/', page, server: () => Promise.resolve({ loader }), meta: { title: 'Loads' } }]));

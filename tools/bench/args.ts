@@ -5,15 +5,14 @@ import { parseArgs } from 'node:util';
 export type Flags = Record<string, string | boolean | undefined>;
 
 export function parseFlags(argv: readonly string[], known: { values: readonly string[]; switches: readonly string[] }): Flags {
-  const options = Object.fromEntries([
-    ...known.values.map((name) => [name, { type: 'string' as const }]),
-    ...known.switches.map((name) => [name, { type: 'boolean' as const }]),
-  ]);
+  const options: Record<string, { type: 'string' | 'boolean' }> = {};
+  for (const name of known.values) options[name] = { type: 'string' };
+  for (const name of known.switches) options[name] = { type: 'boolean' };
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Flags;
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     const accepted = [...known.values.map((v) => `--${v} N`), ...known.switches.map((s) => `--${s}`)].join(', ');
-    throw new Error(`${(error as Error).message}; accepted are ${accepted}`);
+    throw new Error(`${(error as Error).message}; accepted are ${accepted}`, { cause: error });
   }
 }
 
