@@ -32,28 +32,32 @@ describe('error screens', () => {
 
   for (const screen of SCREENS) {
     it(`${screen.name} is styled, centred and follows the colour scheme at 375 and 1280 px`, async () => {
-      const backgrounds: string[] = [];
-      for (const colorScheme of SCHEMES) {
-        for (const width of WIDTHS) {
+      // The four renderings are independent pages: side by side, as a browser's tabs are.
+      const variants = SCHEMES.flatMap((colorScheme) => WIDTHS.map((width) => ({ colorScheme, width })));
+      const backgrounds = await Promise.all(
+        variants.map(async ({ colorScheme, width }) => {
           const context = await browser.newContext({ extraHTTPHeaders: DIAG, colorScheme, viewport: { width, height: 800 } });
-          const page = await context.newPage();
-          await page.goto(`${origin}${screen.path}`);
-          const alert = page.locator(screen.selector);
-          await alert.waitFor();
-          expect(await alert.innerText()).toContain(screen.text);
-          const style = await alert.evaluate((element) => {
-            const css = getComputedStyle(element);
-            const heading = getComputedStyle(element.querySelector('h2')!);
-            return { align: css.textAlign, display: css.display, background: css.backgroundColor, headingSize: heading.fontSize, overflow: document.documentElement.scrollWidth > innerWidth };
-          });
-          expect(style).toMatchObject({ align: 'center', display: 'flex', headingSize: '14px', overflow: false });
-          backgrounds.push(style.background);
-          await screenshot(page, `${screen.name}-${width}-${colorScheme}`);
-          await context.close();
-        }
-      }
+          try {
+            const page = await context.newPage();
+            await page.goto(`${origin}${screen.path}`);
+            const alert = page.locator(screen.selector);
+            await alert.waitFor();
+            expect(await alert.innerText()).toContain(screen.text);
+            const style = await alert.evaluate((element) => {
+              const css = getComputedStyle(element);
+              const heading = getComputedStyle(element.querySelector('h2')!);
+              return { align: css.textAlign, display: css.display, background: css.backgroundColor, headingSize: heading.fontSize, overflow: document.documentElement.scrollWidth > innerWidth };
+            });
+            expect(style).toMatchObject({ align: 'center', display: 'flex', headingSize: '14px', overflow: false });
+            await screenshot(page, `${screen.name}-${width}-${colorScheme}`);
+            return style.background;
+          } finally {
+            await context.close();
+          }
+        }),
+      );
       // The light and dark renderings differ (same width, other scheme).
-      expect(backgrounds[0]).not.toBe(backgrounds[2]);
+      expect(backgrounds[0]).not.toBe(backgrounds[WIDTHS.length]);
     });
   }
 });
