@@ -15,7 +15,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // React Router's loaders throw Responses (redirect(), data()) by design, and a caught or
       // aborted value (`signal.reason`) is rethrown as it is: whatever was thrown stays what it was.
-      '@typescript-eslint/only-throw-error': ['error', { allow: [{ from: 'lib', name: 'Response' }, { from: 'package', package: 'react-router', name: 'DataWithResponseInit' }], allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        {
+          allow: [
+            { from: 'lib', name: 'Response' },
+            { from: 'package', package: 'react-router', name: 'DataWithResponseInit' },
+          ],
+          allowThrowingAny: true,
+          allowThrowingUnknown: true,
+        },
+      ],
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
       // The host's objects are factories' closures, never classes that use `this`: passing their
       // functions around unbound is the style (STYLE.md, "Factories, not singletons").

@@ -21,7 +21,10 @@ export function serverOnlyModules(): Plugin {
     enforce: 'pre',
     transform(code, id, options) {
       if (isServer(this.environment, options?.ssr) || id.includes('/node_modules/') || !code.includes('.server')) return undefined;
-      const stubbed = code.replace(DYNAMIC_SERVER_IMPORT, (_m, _q, path: string) => `Promise.reject(new Error(${JSON.stringify(`${path} is server-only`)}))`);
+      const stubbed = code.replace(
+        DYNAMIC_SERVER_IMPORT,
+        (_m, _q, path: string) => `Promise.reject(new Error(${JSON.stringify(`${path} is server-only`)}))`,
+      );
       return stubbed === code ? undefined : { code: stubbed, map: null };
     },
     load(id, options) {
@@ -40,7 +43,10 @@ export function serverOnlyModules(): Plugin {
  */
 const ROUTER_PRODUCTION = [
   { find: /^react-router$/, replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
-  { find: /^react-router\/dom$/, replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)) },
+  {
+    find: /^react-router\/dom$/,
+    replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)),
+  },
 ];
 
 /** A route table's `page: () => import('./x.tsx')`. */
@@ -61,7 +67,9 @@ export function routeModuleSources(): Plugin {
     transform(code, id) {
       if (id.includes('/node_modules/') || !code.includes('defineRoutes(')) return undefined;
       const tagged = code.replace(PAGE_IMPORT, (match, _q, path: string) => {
-        const src = relative(root, resolve(dirname(id), path)).split(sep).join('/');
+        const src = relative(root, resolve(dirname(id), path))
+          .split(sep)
+          .join('/');
         return `page: Object.assign(${match.slice(match.indexOf('(')).trim()}, { src: ${JSON.stringify(src)} })`;
       });
       return tagged === code ? undefined : { code: tagged, map: null };

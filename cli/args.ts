@@ -74,7 +74,8 @@ function split(argv: readonly string[]): { flags: Flags; positionals: string[] }
     const [name, inline] = splitOption(arg);
     if (name === '--json' && inline === undefined) flags.json = true;
     else if ((name === '--help' || name === '-h') && inline === undefined) flags.help = true;
-    else if (name === '--since' || name === '--limit') flags[name === '--since' ? 'since' : 'limit'] = inline ?? valueAfter(argv, ++i, name);
+    else if (name === '--since' || name === '--limit')
+      flags[name === '--since' ? 'since' : 'limit'] = inline ?? valueAfter(argv, ++i, name);
     else throw new UsageError(`unknown option '${arg}'${mayBeDigest(arg) ? " (a digest that starts with '-' goes after '--')" : ''}`);
   }
   return { flags, positionals };
@@ -113,6 +114,7 @@ function parseLimit(value: string | undefined): number {
 
 function parseQuery(value: string): string {
   if (!DIGEST_CHARS.test(value)) throw new UsageError(`'${value}' is not a digest: digests are letters, digits, '-' and '_'`);
-  if (value.length < MIN_PREFIX_LENGTH) throw new UsageError(`digest '${value}' is too short: type at least ${MIN_PREFIX_LENGTH} characters`);
+  if (value.length < MIN_PREFIX_LENGTH)
+    throw new UsageError(`digest '${value}' is too short: type at least ${MIN_PREFIX_LENGTH} characters`);
   return value;
 }

@@ -40,7 +40,10 @@ function summaryText(summary: DigestSummary): string {
   field('paths', counts(summary.paths.entries()));
   field('kinds', counts(summary.kinds.entries()));
   lines.push(...requestLines(summary), ...reportLines(summary));
-  if (summary.secondaryFailures > 0) lines.push(`  ${'error page'.padEnd(LABEL_WIDTH)}failed too ×${summary.secondaryFailures} (the static page was sent; see the lines with secondaryFailure)`);
+  if (summary.secondaryFailures > 0)
+    lines.push(
+      `  ${'error page'.padEnd(LABEL_WIDTH)}failed too ×${summary.secondaryFailures} (the static page was sent; see the lines with secondaryFailure)`,
+    );
   lines.push(...exampleLines(summary));
   return `${lines.join('\n')}\n`;
 }
@@ -53,10 +56,20 @@ function summaryText(summary: DigestSummary): string {
 function reportLines(summary: DigestSummary): string[] {
   const { verifiedReports, unverifiedReports, reports } = summary;
   if (verifiedReports + unverifiedReports === 0) return [];
-  const tally = [verifiedReports > 0 && `${verifiedReports} verified`, unverifiedReports > 0 && `${unverifiedReports} unverified`].filter(Boolean).join(', ');
-  const lines = [`  ${'browser'.padEnd(LABEL_WIDTH)}${plural(verifiedReports + unverifiedReports, 'report')} (${tally}), not counted as occurrences`];
+  const tally = [verifiedReports > 0 && `${verifiedReports} verified`, unverifiedReports > 0 && `${unverifiedReports} unverified`]
+    .filter(Boolean)
+    .join(', ');
+  const lines = [
+    `  ${'browser'.padEnd(LABEL_WIDTH)}${plural(verifiedReports + unverifiedReports, 'report')} (${tally}), not counted as occurrences`,
+  ];
   for (const report of reports) {
-    const cells = [report.reqId ?? '(no page id)', iso(report.time), report.kind ?? '', report.path ?? '', report.verified ? 'verified' : 'UNVERIFIED'];
+    const cells = [
+      report.reqId ?? '(no page id)',
+      iso(report.time),
+      report.kind ?? '',
+      report.path ?? '',
+      report.verified ? 'verified' : 'UNVERIFIED',
+    ];
     lines.push(`  ${''.padEnd(LABEL_WIDTH)}${cells.filter(Boolean).map(safe).join('  ')}`);
   }
   return lines;
@@ -116,10 +129,17 @@ function summaryJson(summary: DigestSummary): object {
     paths: summary.paths.entries(),
     releases: summary.releases.entries(),
     kinds: summary.kinds.entries(),
-    browserReports: { verified: summary.verifiedReports, unverified: summary.unverifiedReports, latest: summary.reports.map((report) => ({ ...report, time: isoOrNull(report.time) })) },
+    browserReports: {
+      verified: summary.verifiedReports,
+      unverified: summary.unverifiedReports,
+      latest: summary.reports.map((report) => ({ ...report, time: isoOrNull(report.time) })),
+    },
     secondaryFailures: summary.secondaryFailures,
     requests: summary.requests.map((request) => ({ ...request, time: isoOrNull(request.time) })),
     moreRequests: summary.requestCount - summary.requests.length,
-    example: example === undefined ? null : { side: example.side, time: isoOrNull(example.time), reqId: example.reqId ?? null, error: example.error },
+    example:
+      example === undefined
+        ? null
+        : { side: example.side, time: isoOrNull(example.time), reqId: example.reqId ?? null, error: example.error },
   };
 }

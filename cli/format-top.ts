@@ -11,8 +11,14 @@ const TIME_WIDTH = 'YYYY-MM-DDTHH:MM:SSZ'.length;
 
 export function topText(result: TopResult): string {
   const { rows, window } = result;
-  const countWidth = widest(rows.map((row) => String(row.count)), 'COUNT'.length);
-  const digestWidth = widest(rows.map((row) => safe(row.digest)), 'DIGEST'.length);
+  const countWidth = widest(
+    rows.map((row) => String(row.count)),
+    'COUNT'.length,
+  );
+  const digestWidth = widest(
+    rows.map((row) => safe(row.digest)),
+    'DIGEST'.length,
+  );
   const sparkWidth = Math.max(SPARK_BINS, 'ACTIVITY'.length);
   const columns = (cells: string[]) => cells.join('  ').trimEnd();
   const header = columns([

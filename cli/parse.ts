@@ -16,7 +16,6 @@ export type Side = 'server' | 'client' | 'process';
  */
 export type RecordKind = 'failure' | 'report' | 'claim' | 'secondary';
 
-
 export interface Occurrence {
   digest: string;
   record: RecordKind;

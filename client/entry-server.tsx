@@ -14,7 +14,15 @@ import { boundedMemo } from '../shared/bounded-memo.ts';
 import { Document } from '../shared/Document.tsx';
 import { ErrorPage } from '../shared/ErrorPage.tsx';
 import ERROR_PAGE_CSS from '../shared/error-page.css?raw';
-import type { DataOutcome, MatchContext, PageOutcome, PageRequestContext, Renderer, ServerErrorPageProps, StreamOptions } from '../shared/page-seam.ts';
+import type {
+  DataOutcome,
+  MatchContext,
+  PageOutcome,
+  PageRequestContext,
+  Renderer,
+  ServerErrorPageProps,
+  StreamOptions,
+} from '../shared/page-seam.ts';
 import { RUNTIME_GLOBAL, serializeForScript, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
 import { DeferredScripts, handleDeferred, splitDeferred, type PendingValue } from './router/deferred.tsx';
@@ -23,7 +31,6 @@ import { isNotFound, routeFailure, type RouteFailure } from './router/route-fail
 import type { RouteEntry } from './router/route-table.ts';
 import { HOST_ROUTE_ID, toRouterRoutes, type LoaderFor } from './router/router-routes.ts';
 import { routes as appRoutes } from './routes.tsx';
-
 
 /** What the static handler passes every loader (`requestContext`). */
 interface LoaderContext {
@@ -89,7 +96,10 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   }
 
   /** Records each route failure once and keeps only what its boundary shows. */
-  function recordErrors(fail: (error: unknown) => RouteFailure, errors: StaticHandlerContext['errors']): Record<string, RouteFailure> | null {
+  function recordErrors(
+    fail: (error: unknown) => RouteFailure,
+    errors: StaticHandlerContext['errors'],
+  ): Record<string, RouteFailure> | null {
     return errors == null ? null : Object.fromEntries(Object.entries(errors).map(([routeId, error]) => [routeId, fail(error)]));
   }
 
@@ -153,7 +163,11 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       canRecover: boundary !== undefined,
       renderFailure(failure, options) {
         if (boundary === undefined) throw new Error('No route boundary to render the failure in');
-        const failed = { ...staticContext, statusCode: failure.status, errors: { [boundary.route.id]: routeFailure(failure.status, failure.digest) } };
+        const failed = {
+          ...staticContext,
+          statusCode: failure.status,
+          errors: { [boundary.route.id]: routeFailure(failure.status, failure.digest) },
+        };
         return renderDocument(context, failed, { data: serialized.data, pending: [] }, options);
       },
     };

@@ -86,11 +86,29 @@ function refusedBy(req: Request): string | undefined {
  * method and path unread: empty) or a CONNECT (server/http-server.ts). Same contract, same
  * message; `reason` says why.
  */
-export function outsideAccessLine(answer: { reqId: string; method?: string; path?: string; route: string; status: number; bytes: number; ip: string | undefined; reason: string }): AccessLine {
+export function outsideAccessLine(answer: {
+  reqId: string;
+  method?: string;
+  path?: string;
+  route: string;
+  status: number;
+  bytes: number;
+  ip: string | undefined;
+  reason: string;
+}): AccessLine {
   const { reqId, method = '', path = '', route, status, bytes, ip, reason } = answer;
-  return { reqId, method: cut(method, MAX_ROUTE_CHARS), path: cut(path, MAX_PATH_CHARS), route, status, durationMs: 0, bytes, ip, reason: cut(reason, MAX_REASON_CHARS) };
+  return {
+    reqId,
+    method: cut(method, MAX_ROUTE_CHARS),
+    path: cut(path, MAX_PATH_CHARS),
+    route,
+    status,
+    durationMs: 0,
+    bytes,
+    ip,
+    reason: cut(reason, MAX_REASON_CHARS),
+  };
 }
-
 
 export interface AccessLogOptions {
   logger: Logger;
@@ -141,7 +159,8 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     return logger.isLevelEnabled(wanted) ? wanted : 'silent';
   }
 
-  const message = (req: IncomingMessage, res: ServerResponse) => (!req.readableAborted && res.writableEnded ? ACCESS_COMPLETED : ACCESS_ABORTED);
+  const message = (req: IncomingMessage, res: ServerResponse) =>
+    !req.readableAborted && res.writableEnded ? ACCESS_COMPLETED : ACCESS_ABORTED;
   const build = (req: IncomingMessage, res: ServerResponse) => accessLine(req as Request, res as Timed);
 
   const middleware = pinoHttp({

@@ -68,7 +68,9 @@ export function createApp(config: Config, deps: AppDeps): Express {
 
   if (deps.metrics) app.use(deps.metrics.middleware);
   const refusals = deps.refusals ?? createRefusalSummary(deps.logger);
-  app.use(createAccessLog({ logger: deps.logger, requestHeaders: config.logRequestHeaders, trustProxy: config.trustProxy !== false, refusals }));
+  app.use(
+    createAccessLog({ logger: deps.logger, requestHeaders: config.logRequestHeaders, trustProxy: config.trustProxy !== false, refusals }),
+  );
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
   app.use(securityHeaders(config));
   app.use(rejectMalformedTarget);
@@ -99,7 +101,11 @@ function keepInPipeline(app: Express, errorHandler: ErrorRequestHandler): Expres
   const handle = target.handle.bind(app);
   target.handle = (req, res, done) => {
     normalizeTarget(req);
-    handle(req, res, done ?? ((error?: unknown) => errorHandler(error ?? httpError(404, NOT_FOUND_MESSAGE), req as Request, res as Response, () => {})));
+    handle(
+      req,
+      res,
+      done ?? ((error?: unknown) => errorHandler(error ?? httpError(404, NOT_FOUND_MESSAGE), req as Request, res as Response, () => {})),
+    );
   };
   return app;
 }

@@ -160,7 +160,10 @@ function flag(env: Env, name: string): boolean {
 function sentry(env: Env, nodeEnv: NodeEnv): SentryConfig | undefined {
   if (!env.SENTRY_DSN) return undefined;
   const primary = dsn('SENTRY_DSN', env.SENTRY_DSN);
-  const extra = (env.SENTRY_TUNNEL_ALLOWED_DSNS ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  const extra = (env.SENTRY_TUNNEL_ALLOWED_DSNS ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   const tunnelPath = env.SENTRY_TUNNEL_PATH || '/monitoring';
   if (!/^\/[\w-]+(\/[\w-]+)*$/.test(tunnelPath)) throw new ConfigError('SENTRY_TUNNEL_PATH', tunnelPath, 'a path such as /monitoring');
   return {
@@ -192,7 +195,11 @@ function headerNames(env: Env, name: string): readonly string[] {
   if (raw === undefined || raw.trim() === '') return Object.freeze([]);
   const names = [...new Set(raw.split(',').map((item) => item.trim().toLowerCase()))];
   if (names.length > MAX_LOGGED_HEADERS || !names.every((item) => HEADER_NAME.test(item))) {
-    throw new ConfigError(name, raw, `a comma-separated list of at most ${MAX_LOGGED_HEADERS} header names, such as referer,x-forwarded-for`);
+    throw new ConfigError(
+      name,
+      raw,
+      `a comma-separated list of at most ${MAX_LOGGED_HEADERS} header names, such as referer,x-forwarded-for`,
+    );
   }
   return Object.freeze(names);
 }

@@ -10,7 +10,11 @@ export function createHealthRouter(isShuttingDown: () => boolean): Router {
   // balancer takes this replica out of rotation before its listener closes.
   router.get('/readyz', (_req, res) => {
     const draining = isShuttingDown();
-    res.status(draining ? 503 : 200).set('Cache-Control', 'no-store').type('text/plain').send(draining ? 'shutting down' : 'ready');
+    res
+      .status(draining ? 503 : 200)
+      .set('Cache-Control', 'no-store')
+      .type('text/plain')
+      .send(draining ? 'shutting down' : 'ready');
   });
   // While shutting down, every response closes its connection (RFC 9112 §9.6), so keep-alive
   // clients reconnect, and land on a replica that stays.

@@ -52,7 +52,10 @@ function answerParserError(logger: Logger) {
     const id = randomUUID();
     const answer = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
     const reason = `rejected by the HTTP parser: ${error.code ?? 'unknown'}`;
-    logger[LINE_LEVEL.access](outsideAccessLine({ reqId: id, route: 'http-parser', status, bytes: answer.length, ip: socket.remoteAddress, reason }), ACCESS_COMPLETED);
+    logger[LINE_LEVEL.access](
+      outsideAccessLine({ reqId: id, route: 'http-parser', status, bytes: answer.length, ip: socket.remoteAddress, reason }),
+      ACCESS_COMPLETED,
+    );
     socket.end(answer);
   };
 }
@@ -65,7 +68,15 @@ function refuseConnect(logger: Logger) {
   return (req: IncomingMessage, socket: Duplex) => {
     const id = randomUUID();
     const answer = `HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
-    const line = { reqId: id, method: req.method, path: req.url, route: 'connect', status: 405, bytes: answer.length, ip: req.socket.remoteAddress };
+    const line = {
+      reqId: id,
+      method: req.method,
+      path: req.url,
+      route: 'connect',
+      status: 405,
+      bytes: answer.length,
+      ip: req.socket.remoteAddress,
+    };
     logger[LINE_LEVEL.access](outsideAccessLine({ ...line, reason: 'CONNECT refused: this is not a proxy' }), ACCESS_COMPLETED);
     socket.end(answer);
   };

@@ -35,7 +35,10 @@ async function createFrontend(config: Config, logger: Logger): Promise<Frontend>
       const copied = publishAssets(join(clientDir, 'assets'), config.sharedAssetsDir);
       logger.info({ sharedAssetsDir: config.sharedAssetsDir, copied }, 'assets published to the shared directory');
     } catch (error) {
-      logger.fatal({ code: (error as NodeJS.ErrnoException).code }, `cannot publish assets to SHARED_ASSETS_DIR=${config.sharedAssetsDir}: ${(error as Error).message}`);
+      logger.fatal(
+        { code: (error as NodeJS.ErrnoException).code },
+        `cannot publish assets to SHARED_ASSETS_DIR=${config.sharedAssetsDir}: ${(error as Error).message}`,
+      );
       process.exit(1);
     }
   }
@@ -83,7 +86,10 @@ function routeProcessWarnings(logger: Logger): void {
 function listenForMetrics(config: Config, logger: Logger, metrics: Metrics): Server {
   const server = createMetricsServer(metrics);
   server.once('error', (error: NodeJS.ErrnoException) => {
-    logger.fatal({ host: config.host, metricsPort: config.metricsPort, code: error.code }, `cannot listen for metrics on ${config.host}:${config.metricsPort}: ${error.message}`);
+    logger.fatal(
+      { host: config.host, metricsPort: config.metricsPort, code: error.code },
+      `cannot listen for metrics on ${config.host}:${config.metricsPort}: ${error.message}`,
+    );
     process.exit(1);
   });
   server.listen(config.metricsPort, config.host, () => {
@@ -116,7 +122,11 @@ async function main(): Promise<void> {
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
   const refusals = createRefusalSummary(logger);
-  const server = createHttpServer(createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics, refusals }), undefined, logger);
+  const server = createHttpServer(
+    createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics, refusals }),
+    undefined,
+    logger,
+  );
   const metricsServer = metrics && listenForMetrics(config, logger, metrics);
 
   const stop = async (signal: string) => {
@@ -142,13 +152,19 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
 
   server.once('error', (error: NodeJS.ErrnoException) => {
-    logger.fatal({ host: config.host, port: config.port, code: error.code }, `cannot listen on ${config.host}:${config.port}: ${error.message}`);
+    logger.fatal(
+      { host: config.host, port: config.port, code: error.code },
+      `cannot listen on ${config.host}:${config.port}: ${error.message}`,
+    );
     process.exit(1);
   });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ host: config.host, port, env: config.nodeEnv }, `${LISTENING_PREFIX}http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`);
+    logger.info(
+      { host: config.host, port, env: config.nodeEnv },
+      `${LISTENING_PREFIX}http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`,
+    );
   });
 }
 

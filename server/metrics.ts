@@ -80,7 +80,8 @@ export function createMetrics(): Metrics {
     },
   });
 
-  const failure = (kind: FailureKind, status: number | undefined) => failures.inc({ kind, status: status === undefined ? 'none' : String(status) });
+  const failure = (kind: FailureKind, status: number | undefined) =>
+    failures.inc({ kind, status: status === undefined ? 'none' : String(status) });
   const routes = new Set<string>();
   const middleware: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint();
@@ -90,7 +91,10 @@ export function createMetrics(): Metrics {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = res.statusCode;
       const route = routeLabel(req, res, routes);
-      duration.observe({ route, method: METHODS.has(req.method) ? req.method : 'other', status_class: `${Math.floor(status / 100)}xx` }, seconds);
+      duration.observe(
+        { route, method: METHODS.has(req.method) ? req.method : 'other', status_class: `${Math.floor(status / 100)}xx` },
+        seconds,
+      );
       const reason = REFUSALS[status];
       if (reason !== undefined) refused.inc({ reason });
       // Browser reports are logged by client-errors.ts; each accepted one is a failure too.
@@ -110,7 +114,10 @@ export function createMetricsServer(metrics: Metrics): Server {
       return;
     }
     metrics.registry.metrics().then(
-      (text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType, 'Cache-Control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text),
+      (text) =>
+        res
+          .writeHead(200, { 'Content-Type': metrics.registry.contentType, 'Cache-Control': 'no-store' })
+          .end(req.method === 'HEAD' ? undefined : text),
       () => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics failed'),
     );
   });

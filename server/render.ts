@@ -7,7 +7,6 @@ import type { FailureRecorder } from './errors/failures.ts';
 import { ClientAbortError, StreamTimeoutError } from './errors/render-errors.ts';
 import { asNextError, isInstance } from './errors/thrown-value.ts';
 
-
 export const HTML_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
   // HTML differs per request (nonce, runtime data, digests): never let a cache keep it.

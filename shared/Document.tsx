@@ -31,7 +31,9 @@ export function Document({ title, assets, inlineCss, nonce, trace, robots, child
         {trace && <meta name="baggage" content={trace.baggage} />}
         {/* No favicon yet: an empty data URL stops the browser asking for /favicon.ico (a 404). */}
         <link rel="icon" href="data:," />
-        {assets?.styles.map((href) => <link key={href} rel="stylesheet" href={href} precedence="default" />)}
+        {assets?.styles.map((href) => (
+          <link key={href} rel="stylesheet" href={href} precedence="default" />
+        ))}
         {inlineCss !== undefined && <style nonce={nonce} dangerouslySetInnerHTML={{ __html: inlineCss }} />}
       </head>
       <body>{children}</body>

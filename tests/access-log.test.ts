@@ -18,7 +18,10 @@ const idOf = (res: { headers: Record<string, unknown> }) => res.headers['x-reque
 describe('the access line', () => {
   it('has exactly the documented fields, with the values of the request', async () => {
     const { app, logs } = createTestApp({ RELEASE: 'shop@1.4.0' });
-    const res = await request(app).get('/_diag/slow?ms=0&token=secret').set({ ...BROWSER, ...DIAG }).expect(200);
+    const res = await request(app)
+      .get('/_diag/slow?ms=0&token=secret')
+      .set({ ...BROWSER, ...DIAG })
+      .expect(200);
     const line = logs.access(idOf(res));
     expect(fieldsOf(line)).toEqual(expected('userAgent'));
     expect(line).toMatchObject({
@@ -41,7 +44,10 @@ describe('the access line', () => {
 
   it('adds the digest of a server failure, and the reason of a 4xx, and nothing else', async () => {
     const { app, logs } = createTestApp();
-    const failed = await request(app).get('/_diag/server-error').set({ ...BROWSER, ...DIAG }).expect(500);
+    const failed = await request(app)
+      .get('/_diag/server-error')
+      .set({ ...BROWSER, ...DIAG })
+      .expect(500);
     expect(fieldsOf(logs.access(idOf(failed)))).toEqual(expected('userAgent', 'digest'));
     expect(logs.access(idOf(failed))!.digest).toBe(logs.failures(idOf(failed))[0]!.digest);
 
@@ -51,15 +57,25 @@ describe('the access line', () => {
   });
 
   it('logs no request header unless allow-listed, and redacts credentials even then', async () => {
-    const secrets = { cookie: 'session=secret-cookie', authorization: 'Bearer secret-bearer', 'x-diagnostics-token': 'secret-token-0123456789' };
+    const secrets = {
+      cookie: 'session=secret-cookie',
+      authorization: 'Bearer secret-bearer',
+      'x-diagnostics-token': 'secret-token-0123456789',
+    };
     const plain = createTestApp();
-    await request(plain.app).get('/no-such-page').set({ ...secrets, referer: 'https://example.com/from', 'x-custom': 'custom-value' }).expect(404);
+    await request(plain.app)
+      .get('/no-such-page')
+      .set({ ...secrets, referer: 'https://example.com/from', 'x-custom': 'custom-value' })
+      .expect(404);
     const text = JSON.stringify(plain.logs.lines);
     expect(text).not.toMatch(/secret-|example\.com\/from|custom-value/);
     expect(plain.logs.accessLines()[0]!.headers).toBeUndefined();
 
     const listed = createTestApp({ LOG_REQUEST_HEADERS: 'Referer, cookie,authorization, x-diagnostics-token' });
-    await request(listed.app).get('/no-such-page').set({ ...secrets, referer: 'https://example.com/from', 'x-custom': 'custom-value' }).expect(404);
+    await request(listed.app)
+      .get('/no-such-page')
+      .set({ ...secrets, referer: 'https://example.com/from', 'x-custom': 'custom-value' })
+      .expect(404);
     expect(listed.logs.accessLines()[0]!.headers).toEqual({
       referer: 'https://example.com/from',
       cookie: '[redacted]',
@@ -75,7 +91,9 @@ describe('the access line', () => {
     await request(app).get('/no-such-page').set({ 'x-big': big }).expect(404);
     await request(app).get('/no-such-page').set({ referer: big }).expect(404);
     await request(app).get('/no-such-page').set({ 'user-agent': big }).expect(404);
-    await request(app).get(`/${'p'.repeat(8 * 1024)}`).expect(404);
+    await request(app)
+      .get(`/${'p'.repeat(8 * 1024)}`)
+      .expect(404);
     const lines = logs.accessLines();
     expect(lines).toHaveLength(4);
     for (const line of lines) {

@@ -26,7 +26,10 @@ function facts(outcomes: Outcome[], logs: ServerLog, samples: Pick<SoakFacts, 'r
   return { outcomes, inFlight: [], logs, aliveUntilSigterm: true, exit: { code: 0, signal: null }, stderr: '', ...samples };
 }
 
-const failedChecks = (soak: SoakFacts) => evaluate(soak).filter((c) => !c.pass).map((c) => c.name);
+const failedChecks = (soak: SoakFacts) =>
+  evaluate(soak)
+    .filter((c) => !c.pass)
+    .map((c) => c.name);
 
 describe('bench and soak scripts', () => {
   afterAll(removeBuildSnapshot);
@@ -50,7 +53,16 @@ describe('bench and soak scripts', () => {
     logs.addLine(JSON.stringify({ level: 50, reqId: 'other', digest: 'abc123', msg: 'request failed' }));
     logs.addLine(JSON.stringify({ level: 30, reqId: 'r1', status: 500, digest: 'abc123', msg: 'request completed' }));
     const kind = buildMix('/a.js').find((k) => k.name === 'server error')!;
-    const outcome: Outcome = { kind, phase: 'main', status: 500, reqId: 'r1', digests: ['abc123'], complete: true, wholeDocument: true, ms: 1 };
+    const outcome: Outcome = {
+      kind,
+      phase: 'main',
+      status: 500,
+      reqId: 'r1',
+      digests: ['abc123'],
+      complete: true,
+      wholeDocument: true,
+      ms: 1,
+    };
     const failed = failedChecks(facts([outcome], logs, { rssMb: { warm: 100, end: 100 }, fds: { warm: 20, end: 20 } }));
     expect(failed).toContain('every digest in a response is a level-50 line with the same request id');
     expect(failed).toContain('each failure logged exactly once; pages, 4xx and disconnects never');
@@ -64,14 +76,17 @@ describe('bench and soak scripts', () => {
     expect(failedChecks(facts([], logs, { ...within, rssMb: { warm: 100, end: 100 * (1 + RSS_MAX_GROWTH) + 1 } }))).toContain(RSS_CHECK);
     expect(failedChecks(facts([], logs, { ...within, fds: { warm: 20, end: 21 + FD_SLACK } }))).toContain(FD_CHECK);
     // A server that died before its sample leaves NaN: that fails, it does not pass by default.
-    expect(failedChecks(facts([], logs, { rssMb: { warm: 100, end: Number.NaN }, fds: { warm: 20, end: Number.NaN } }))).toEqual(expect.arrayContaining([RSS_CHECK, FD_CHECK]));
+    expect(failedChecks(facts([], logs, { rssMb: { warm: 100, end: Number.NaN }, fds: { warm: 20, end: Number.NaN } }))).toEqual(
+      expect.arrayContaining([RSS_CHECK, FD_CHECK]),
+    );
   });
 
   it('a short soak against the built server passes its traffic, log, memory, descriptor and drain checks', async () => {
     const server = await startAppServer({ logLevel: 'info', keepLines: false });
     const home = await fetch(`${server.url}/`, { headers: BROWSER_HEADERS });
     const mix = buildMix(entryScript(await home.text()));
-    const traffic = () => runTraffic({ base: server.url, mix, phase: 'main', concurrency: 8, durationMs: 1_500, maxRequests: 2_000, keepAlive: true });
+    const traffic = () =>
+      runTraffic({ base: server.url, mix, phase: 'main', concurrency: 8, durationMs: 1_500, maxRequests: 2_000, keepAlive: true });
     const warmUp = await traffic();
     const warm = await settledSample(server, TEST_SETTLE_MS);
     const outcomes = await traffic();

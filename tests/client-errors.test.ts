@@ -38,7 +38,6 @@ describe('client error reports (no Sentry)', () => {
 });
 
 describe('browser reports that name a server digest', () => {
-
   /** A real page whose Suspense boundary failed on the server: what React wrote, and the page's id. */
   async function failedBoundary(host: TestApp) {
     const page = await fetchOnce(`${host.url}/_diag/stream-error`, { headers: { 'user-agent': BROWSER_UA, ...DIAG } });
@@ -52,7 +51,10 @@ describe('browser reports that name a server digest', () => {
     await host.listen();
     try {
       const { digest, proof, pageReqId } = await failedBoundary(host);
-      await request(host.app).post(PATH).send({ ...REPORT, kind: 'recoverable', digest, proof, pageReqId }).expect(204);
+      await request(host.app)
+        .post(PATH)
+        .send({ ...REPORT, kind: 'recoverable', digest, proof, pageReqId })
+        .expect(204);
       const line = host.logs.lines.find((l) => l.side === 'client');
       expect(line).toMatchObject({ level: LEVEL.warn, digest, verified: true, pageReqId, msg: 'client error' });
       expect(line).not.toHaveProperty('claimedDigest');
@@ -71,7 +73,10 @@ describe('browser reports that name a server digest', () => {
     await host.listen();
     try {
       const real = await failedBoundary(host);
-      await request(host.app).post(PATH).send({ ...REPORT, kind: 'recoverable', digest: real.digest, ...forge(real) }).expect(204);
+      await request(host.app)
+        .post(PATH)
+        .send({ ...REPORT, kind: 'recoverable', digest: real.digest, ...forge(real) })
+        .expect(204);
       const line = host.logs.lines.find((l) => l.side === 'client');
       expect(line).toMatchObject({ level: LEVEL.warn, claimedDigest: real.digest, verified: false });
       expect(line).not.toHaveProperty('digest');
@@ -100,7 +105,10 @@ describe('client error report validation', () => {
 
   it('rejects a body over 16 KiB with 413', async () => {
     const { app } = createTestApp();
-    const res = await request(app).post(PATH).send({ ...REPORT, stack: 'x'.repeat(20_000) }).expect(413);
+    const res = await request(app)
+      .post(PATH)
+      .send({ ...REPORT, stack: 'x'.repeat(20_000) })
+      .expect(413);
     expect(res.body.error).toMatchObject({ status: 413 });
   });
 

@@ -8,7 +8,16 @@ import { ROOT } from '../tools/harness/paths.ts';
 describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 3000, nodeEnv: 'development', logLevel: 'info', streamTimeoutMs: 5000, shutdownDelayMs: 2000, shutdownGraceMs: 5000, trustProxy: false, sentry: undefined });
+    expect(config).toMatchObject({
+      port: 3000,
+      nodeEnv: 'development',
+      logLevel: 'info',
+      streamTimeoutMs: 5000,
+      shutdownDelayMs: 2000,
+      shutdownGraceMs: 5000,
+      trustProxy: false,
+      sentry: undefined,
+    });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -91,22 +100,40 @@ describe('configuration', () => {
     [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
     [{ DIAGNOSTICS_TOKEN: 'short' }, 'Invalid DIAGNOSTICS_TOKEN="<redacted>": expected at least 16 characters'],
     [{ TRUST_PROXY: 'foo' }, `Invalid TRUST_PROXY="foo": expected ${TRUST_PROXY_ALLOWED}`],
-    [{ TRUST_PROXY: 'true' }, `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`],
+    [
+      { TRUST_PROXY: 'true' },
+      `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`,
+    ],
     [{ TRUST_PROXY: '11' }, `Invalid TRUST_PROXY="11": expected ${TRUST_PROXY_ALLOWED}`],
     [{ TRUST_PROXY: '10.0.0.0/33' }, `Invalid TRUST_PROXY="10.0.0.0/33": expected ${TRUST_PROXY_ALLOWED}`],
     [{ TRUST_PROXY: 'loopback, 10.0.0.300' }, `Invalid TRUST_PROXY="loopback, 10.0.0.300": expected ${TRUST_PROXY_ALLOWED}`],
-    [{ PUBLIC_HOSTNAME: 'evil.com/<script>' }, 'Invalid PUBLIC_HOSTNAME="evil.com/<script>": expected a host name such as shop.example.com'],
+    [
+      { PUBLIC_HOSTNAME: 'evil.com/<script>' },
+      'Invalid PUBLIC_HOSTNAME="evil.com/<script>": expected a host name such as shop.example.com',
+    ],
     [{ HSTS_MAX_AGE: '-1' }, 'Invalid HSTS_MAX_AGE="-1": expected an integer from 0 to 63072000'],
-    [{ RELEASE: 'has space' }, 'Invalid RELEASE="has space": expected 1 to 200 printable ASCII characters without spaces, such as shop@1.4.0'],
-    [{ LOG_REQUEST_HEADERS: 'bad header' }, 'Invalid LOG_REQUEST_HEADERS="bad header": expected a comma-separated list of at most 16 header names, such as referer,x-forwarded-for'],
+    [
+      { RELEASE: 'has space' },
+      'Invalid RELEASE="has space": expected 1 to 200 printable ASCII characters without spaces, such as shop@1.4.0',
+    ],
+    [
+      { LOG_REQUEST_HEADERS: 'bad header' },
+      'Invalid LOG_REQUEST_HEADERS="bad header": expected a comma-separated list of at most 16 header names, such as referer,x-forwarded-for',
+    ],
     [{ SHARED_ASSETS_DIR: 'relative/path' }, 'Invalid SHARED_ASSETS_DIR="relative/path": expected an absolute path such as /srv/assets'],
     [{ METRICS_PORT: '99999' }, 'Invalid METRICS_PORT="99999": expected an integer from 0 to 65535'],
-    [{ SENTRY_DSN: 'not-a-dsn' }, 'Invalid SENTRY_DSN="not-a-dsn": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123'],
+    [
+      { SENTRY_DSN: 'not-a-dsn' },
+      'Invalid SENTRY_DSN="not-a-dsn": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123',
+    ],
     [{ SENTRY_DSN, SENTRY_TRACES_SAMPLE_RATE: '1.5' }, 'Invalid SENTRY_TRACES_SAMPLE_RATE="1.5": expected a number from 0 to 1'],
     [{ SENTRY_DSN, SENTRY_TRUST_UPSTREAM_SAMPLING: 'yes' }, 'Invalid SENTRY_TRUST_UPSTREAM_SAMPLING="yes": expected true or false'],
     [{ SENTRY_DSN, SENTRY_ERROR_SAMPLE_RATE: '2' }, 'Invalid SENTRY_ERROR_SAMPLE_RATE="2": expected a number from 0 to 1'],
     [{ SENTRY_DSN, SENTRY_TUNNEL_PATH: 'no-slash' }, 'Invalid SENTRY_TUNNEL_PATH="no-slash": expected a path such as /monitoring'],
-    [{ SENTRY_DSN, SENTRY_TUNNEL_ALLOWED_DSNS: 'x' }, 'Invalid SENTRY_TUNNEL_ALLOWED_DSNS="x": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123'],
+    [
+      { SENTRY_DSN, SENTRY_TUNNEL_ALLOWED_DSNS: 'x' },
+      'Invalid SENTRY_TUNNEL_ALLOWED_DSNS="x": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123',
+    ],
     [{ SENTRY_DSN, SENTRY_TUNNEL_TIMEOUT_MS: '5' }, 'Invalid SENTRY_TUNNEL_TIMEOUT_MS="5": expected an integer from 100 to 60000'],
   ])('refuses %o with a message naming the variable and the value', (env, message) => {
     expect(() => loadConfig(env)).toThrow(expect.objectContaining({ name: 'ConfigError', message }));
@@ -115,8 +142,14 @@ describe('configuration', () => {
   it.each([
     [{ PORT: 'abc' }, 'Invalid PORT="abc": expected an integer from 0 to 65535'],
     [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
-    [{ TRUST_PROXY: 'true' }, `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`],
-    [{ SENTRY_DSN: 'http://public@127.0.0.1:9/1', SENTRY_ERROR_SAMPLE_RATE: '2' }, 'Invalid SENTRY_ERROR_SAMPLE_RATE="2": expected a number from 0 to 1'],
+    [
+      { TRUST_PROXY: 'true' },
+      `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`,
+    ],
+    [
+      { SENTRY_DSN: 'http://public@127.0.0.1:9/1', SENTRY_ERROR_SAMPLE_RATE: '2' },
+      'Invalid SENTRY_ERROR_SAMPLE_RATE="2": expected a number from 0 to 1',
+    ],
   ])('stops the process before it listens on %o, with exit code 1 and one line', (env, message) => {
     const run = spawnSync('node', ['dist/server/index.js'], {
       cwd: ROOT,

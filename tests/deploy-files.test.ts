@@ -26,7 +26,12 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
 function documents(): { file: string; doc: { apiVersion: string; kind: string } & Record<string, unknown> }[] {
   return readdirSync(K8S_DIR)
     .filter((file) => file.endsWith('.yaml'))
-    .flatMap((file) => parseAllDocuments(readFileSync(join(K8S_DIR, file), 'utf8')).map((doc) => ({ file, doc: doc.toJS() as { apiVersion: string; kind: string } })));
+    .flatMap((file) =>
+      parseAllDocuments(readFileSync(join(K8S_DIR, file), 'utf8')).map((doc) => ({
+        file,
+        doc: doc.toJS() as { apiVersion: string; kind: string },
+      })),
+    );
 }
 
 const find = <T>(kind: string) => documents().find(({ doc }) => doc.kind === kind)!.doc as unknown as T;
@@ -56,19 +61,28 @@ describe('deploy/kubernetes', () => {
     expect(spec!.replicas).toBe(2);
     expect(spec!.strategy).toMatchObject({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } });
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
-    expect(app!.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+    expect(app!.securityContext).toMatchObject({
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+    });
     expect(app!.livenessProbe?.httpGet).toMatchObject({ path: '/healthz', port: 'http' });
     expect(app!.readinessProbe?.httpGet).toMatchObject({ path: '/readyz', port: 'http' });
     expect(app!.resources?.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
     expect(app!.resources?.limits).toMatchObject({ memory: expect.any(String) });
-    expect(app!.env?.find((env) => env.name === 'DIGEST_KEY')?.valueFrom?.secretKeyRef).toMatchObject({ name: expect.any(String), key: 'DIGEST_KEY' });
+    expect(app!.env?.find((env) => env.name === 'DIGEST_KEY')?.valueFrom?.secretKeyRef).toMatchObject({
+      name: expect.any(String),
+      key: 'DIGEST_KEY',
+    });
     expect(app!.ports?.map((port) => port.name)).toEqual(expect.arrayContaining(['http', 'metrics']));
   });
 
   it('its environment passes the server config validation, and the grace period covers delay + drain + flush', () => {
     const { spec } = find<IDeployment>('Deployment');
     const pod = spec!.template.spec!;
-    const env = Object.fromEntries(pod.containers[0]!.env!.map((item) => [item.name, item.value ?? 'a-secret-from-the-cluster-0123456789']));
+    const env = Object.fromEntries(
+      pod.containers[0]!.env!.map((item) => [item.name, item.value ?? 'a-secret-from-the-cluster-0123456789']),
+    );
     const config = loadConfig({ NODE_ENV: 'production', ...env });
     expect(config.metricsPort).toBe(Number(pod.containers[0]!.ports!.find((port) => port.name === 'metrics')!.containerPort));
     expect(config.port).toBe(Number(pod.containers[0]!.ports!.find((port) => port.name === 'http')!.containerPort));
@@ -89,12 +103,22 @@ describe('deploy/kubernetes', () => {
 
 describe('deploy/compose.yaml', () => {
   it("each replica's environment passes the server config validation and trusts only the balancer", () => {
-    const compose = parse(readFileSync(join(ROOT, 'deploy/compose.yaml'), 'utf8')) as { services: Record<string, { environment?: Record<string, string> }> };
+    const compose = parse(readFileSync(join(ROOT, 'deploy/compose.yaml'), 'utf8')) as {
+      services: Record<string, { environment?: Record<string, string> }>;
+    };
     const replicas = Object.entries(compose.services).filter(([name]) => name.startsWith('app'));
     expect(replicas).toHaveLength(2);
     const balancer = compose.services.balancer!.environment!;
     for (const [, service] of replicas) {
-      const env = Object.fromEntries(Object.entries(service.environment!).map(([key, value]) => [key, String(value).replace(/\$\{\w+(?::-([^}]*))?[^}]*\}/g, (_all, fallback: string | undefined) => fallback ?? 'compose-variable-0123456789')]));
+      const env = Object.fromEntries(
+        Object.entries(service.environment!).map(([key, value]) => [
+          key,
+          String(value).replace(
+            /\$\{\w+(?::-([^}]*))?[^}]*\}/g,
+            (_all, fallback: string | undefined) => fallback ?? 'compose-variable-0123456789',
+          ),
+        ]),
+      );
       const config = loadConfig({ NODE_ENV: 'production', ...env });
       expect(config.trustProxy).toBe(balancer.BALANCER_SOURCE);
       expect(config.sharedAssetsDir).toBeDefined();

@@ -15,7 +15,14 @@ describe('the development server', () => {
       cwd: ROOT,
       // Vite compiles each module on its first request: on a busy machine that can outlast the
       // default stream timeout, which is not what this test is about.
-      env: { ...process.env, NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', DIAGNOSTICS_TOKEN: DIAG_TOKEN, STREAM_TIMEOUT_MS: '60000' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DIAGNOSTICS_TOKEN: DIAG_TOKEN,
+        STREAM_TIMEOUT_MS: '60000',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -15,7 +15,12 @@ const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 // The digest CLI over logs the real server wrote: an operator holding a digest from a user's
 // screenshot reaches the failure in one command.
 
-const GARBAGE = ['npm WARN config something', 'Error: a raw stack printed by accident', '    at nowhere (x.js:1:1)', '{"cut short by a crash":'];
+const GARBAGE = [
+  'npm WARN config something',
+  'Error: a raw stack printed by accident',
+  '    at nowhere (x.js:1:1)',
+  '{"cut short by a crash":',
+];
 const SPARKLINE = /[▁▂▃▄▅▆▇█]{24}/;
 /** A browser's digest: `c-` and base36 (shared/client-digest.ts). */
 const CLIENT_DIGEST = 'c-1k2j3h4g5f6d';
@@ -51,7 +56,15 @@ beforeAll(async () => {
   await request(app).get('/no-such-page').expect(404);
   await request(app)
     .post(CLIENT_ERRORS_PATH)
-    .send({ digest: CLIENT_DIGEST, kind: 'uncaught', type: 'TypeError', message: 'x is undefined', stack: 'render@http://host/assets/a.js:1:2', path: '/_diag/server-error', pageReqId: page.reqIds[0] })
+    .send({
+      digest: CLIENT_DIGEST,
+      kind: 'uncaught',
+      type: 'TypeError',
+      message: 'x is undefined',
+      stack: 'render@http://host/assets/a.js:1:2',
+      path: '/_diag/server-error',
+      pageReqId: page.reqIds[0],
+    })
     .expect(204);
   dir = tempDir();
   logText = [GARBAGE[0], jsonLines(logs.lines), ...GARBAGE.slice(1)].join('\n') + '\n';
@@ -82,8 +95,20 @@ describe('looking up a digest', () => {
   });
 
   it('warns on stderr when a prefix matches several digests, and shows each, most frequent first', () => {
-    const line = (digest: string, reqId: string) => ({ level: 50, time: Date.now(), digest, reqId, status: 500, error: { type: 'Error', message: reqId }, msg: 'request failed' });
-    const file = writeLog(dir, 'shared-prefix.log', jsonLines([line('AbCdXXXXXXXXXXXX', 'x1'), line('AbCdEfGhIjKlMnOp', 'e1'), line('AbCdEfGhIjKlMnOp', 'e2')]));
+    const line = (digest: string, reqId: string) => ({
+      level: 50,
+      time: Date.now(),
+      digest,
+      reqId,
+      status: 500,
+      error: { type: 'Error', message: reqId },
+      msg: 'request failed',
+    });
+    const file = writeLog(
+      dir,
+      'shared-prefix.log',
+      jsonLines([line('AbCdXXXXXXXXXXXX', 'x1'), line('AbCdEfGhIjKlMnOp', 'e1'), line('AbCdEfGhIjKlMnOp', 'e2')]),
+    );
     const run = runDigest(['AbCd', file]);
     expect(run.status).toBe(0);
     expect(run.stderr).toContain("'AbCd' matches 2 digests: AbCdEfGhIjKlMnOp (2), AbCdXXXXXXXXXXXX (1)");
@@ -100,7 +125,14 @@ describe('looking up a digest', () => {
   });
 
   it('shows a process fault by its kind', () => {
-    const fault = { level: 60, time: Date.now(), digest: 'PrOcEsSfAuLt0000', kind: 'uncaughtException', error: { type: 'Error', message: 'boom' }, msg: 'process fault: exiting' };
+    const fault = {
+      level: 60,
+      time: Date.now(),
+      digest: 'PrOcEsSfAuLt0000',
+      kind: 'uncaughtException',
+      error: { type: 'Error', message: 'boom' },
+      msg: 'process fault: exiting',
+    };
     const run = runDigest(['PrOcEs', writeLog(dir, 'fault.log', jsonLines([fault]))]);
     expect(run.stdout).toContain('Digest PrOcEsSfAuLt0000 — 1 occurrence (process fault ×1)');
     expect(run.stdout).toMatch(/kinds +uncaughtException ×1/);
@@ -125,7 +157,11 @@ describe('looking up a digest', () => {
       statuses: [{ value: '500', count: 3 }],
       routes: [{ value: 'page:diag-server-error', count: 3 }],
       moreRequests: 0,
-      example: { side: 'server', reqId: page.reqIds[2], error: { type: 'Error', message: 'Diagnostic server error: render threw before the shell' } },
+      example: {
+        side: 'server',
+        reqId: page.reqIds[2],
+        error: { type: 'Error', message: 'Diagnostic server error: render threw before the shell' },
+      },
     });
     expect(matches[0].requests.map((seen: { reqId: string }) => seen.reqId)).toEqual([...page.reqIds].reverse());
     expect(matches[0].firstSeen).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -171,7 +207,12 @@ describe('digest top', () => {
       ['2', api.digest],
     ]);
     // Equal counts: the most recent first, unless both fell in the same millisecond.
-    expect(ranked.slice(2)).toEqual(expect.arrayContaining([['1', async.digest], ['1', CLIENT_DIGEST]]));
+    expect(ranked.slice(2)).toEqual(
+      expect.arrayContaining([
+        ['1', async.digest],
+        ['1', CLIENT_DIGEST],
+      ]),
+    );
     expect(rows[0]).toContain('page:diag-server-error ×3');
     expect(run.stdout).toContain('Top 4 of 4 digests (7 occurrences)');
   });
@@ -195,9 +236,21 @@ describe('digest top', () => {
 
   it('keeps only failures within --since, and draws the burst at the end of that window', () => {
     const now = Date.now();
-    const line = (digest: string, time: number) => ({ level: 50, time, digest, reqId: 'r', route: 'page:x', error: { type: 'Error', message: 'm' }, msg: 'request failed' });
+    const line = (digest: string, time: number) => ({
+      level: 50,
+      time,
+      digest,
+      reqId: 'r',
+      route: 'page:x',
+      error: { type: 'Error', message: 'm' },
+      msg: 'request failed',
+    });
     const recent = Array.from({ length: 4 }, () => line('RecentRecentRece', now - MINUTE));
-    const file = writeLog(dir, 'since.log', jsonLines([line('OldOldOldOldOldO', now - 2 * DAY), line('OldOldOldOldOldO', now - 2 * DAY), ...recent]));
+    const file = writeLog(
+      dir,
+      'since.log',
+      jsonLines([line('OldOldOldOldOldO', now - 2 * DAY), line('OldOldOldOldOldO', now - 2 * DAY), ...recent]),
+    );
     const { digests } = JSON.parse(runDigest(['top', '--since', '1h', '--json', file]).stdout);
     expect(digests.map((row: { digest: string }) => row.digest)).toEqual(['RecentRecentRece']);
     expect(digests[0].sparkline).toBe('▁'.repeat(23) + '█');
@@ -252,8 +305,14 @@ describe('browser reports are shown apart from server occurrences', () => {
       digest = server.digest;
       serverReqId = String(page.headers['x-request-id']);
       const report = { kind: 'recoverable', digest, type: 'Error', message: 'boundary recovered', path: '/_diag/stream-error' };
-      await request(host.app).post(CLIENT_ERRORS_PATH).send({ ...report, proof: server.proof, pageReqId: serverReqId }).expect(204);
-      await request(host.app).post(CLIENT_ERRORS_PATH).send({ ...report, path: '/forged', pageReqId: 'forger-page-id' }).expect(204);
+      await request(host.app)
+        .post(CLIENT_ERRORS_PATH)
+        .send({ ...report, proof: server.proof, pageReqId: serverReqId })
+        .expect(204);
+      await request(host.app)
+        .post(CLIENT_ERRORS_PATH)
+        .send({ ...report, path: '/forged', pageReqId: 'forger-page-id' })
+        .expect(204);
     } finally {
       await host.close();
     }
@@ -269,7 +328,9 @@ describe('browser reports are shown apart from server occurrences', () => {
     // The example error is the server's, never a browser's claim.
     expect(run.stdout).toContain('Diagnostic stream error: Suspense content threw after the shell');
     const top = runDigest(['top', '--json', file]);
-    expect((JSON.parse(top.stdout) as { digests: { digest: string; count: number }[] }).digests).toEqual([expect.objectContaining({ digest, count: 1 })]);
+    expect((JSON.parse(top.stdout) as { digests: { digest: string; count: number }[] }).digests).toEqual([
+      expect.objectContaining({ digest, count: 1 }),
+    ]);
   });
 });
 
@@ -281,9 +342,20 @@ describe('everything printed from a log is neutralised', () => {
 
   async function hostileLog(): Promise<string> {
     const { app, logs } = createTestApp();
-    const report = { kind: 'uncaught', digest: 'c-evil0000', type: `Type${HOSTILE}`, message: HOSTILE, stack: `${HOSTILE}\n    at x (${HOSTILE})`, path: `/p${HOSTILE}`, pageReqId: 'page-1' };
+    const report = {
+      kind: 'uncaught',
+      digest: 'c-evil0000',
+      type: `Type${HOSTILE}`,
+      message: HOSTILE,
+      stack: `${HOSTILE}\n    at x (${HOSTILE})`,
+      path: `/p${HOSTILE}`,
+      pageReqId: 'page-1',
+    };
     await request(app).post(CLIENT_ERRORS_PATH).send(report).expect(204);
-    await request(app).post(CLIENT_ERRORS_PATH).send({ ...report, digest: 'c-evil0001', path: `/q${HOSTILE}` }).expect(204);
+    await request(app)
+      .post(CLIENT_ERRORS_PATH)
+      .send({ ...report, digest: 'c-evil0001', path: `/q${HOSTILE}` })
+      .expect(204);
     return writeLog(tempDir(), 'hostile.log', jsonLines(logs.lines));
   }
 
@@ -306,7 +378,10 @@ describe('everything printed from a log is neutralised', () => {
     const rows = run.stdout.trimEnd().split('\n');
     expect(rows).toHaveLength(2 + 2); // title, header, two digests
     expect(rows.slice(2).every((row) => /^\s+1 {2}c-evil000[01]/.test(row))).toBe(true);
-    for (const args of [['top', '--json', log], ['c-evil', '--json', log]]) {
+    for (const args of [
+      ['top', '--json', log],
+      ['c-evil', '--json', log],
+    ]) {
       const json = runDigest(args);
       expect(json.stdout).not.toMatch(RAW_CONTROL);
       expect(JSON.stringify(JSON.parse(json.stdout))).toContain('\\u001b[2J');

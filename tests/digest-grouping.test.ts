@@ -60,30 +60,34 @@ describe('one failure, one digest', () => {
   });
   afterAll(() => server?.stop('SIGKILL'));
 
-  it(`${REQUESTS_PER_FAILURE} concurrent requests at each diagnostic failure give exactly one digest per failure`, async () => {
-    const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-    const seen = new Map<string, Set<string>>();
-    try {
-      for (const [path, digestOf] of FAILURES) {
-        const responses = await Promise.all(Array.from({ length: REQUESTS_PER_FAILURE }, () => get(agent, `${server.url}${path}`)));
-        seen.set(path, new Set(responses.map((res) => digestOf(res.body) ?? `none (${res.status})`)));
+  it(
+    `${REQUESTS_PER_FAILURE} concurrent requests at each diagnostic failure give exactly one digest per failure`,
+    async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+      const seen = new Map<string, Set<string>>();
+      try {
+        for (const [path, digestOf] of FAILURES) {
+          const responses = await Promise.all(Array.from({ length: REQUESTS_PER_FAILURE }, () => get(agent, `${server.url}${path}`)));
+          seen.set(path, new Set(responses.map((res) => digestOf(res.body) ?? `none (${res.status})`)));
+        }
+      } finally {
+        agent.destroy();
       }
-    } finally {
-      agent.destroy();
-    }
-    const logged = new Map<string, Set<string>>();
-    for (const line of server.logs.failures()) {
-      const path = String(line.path);
-      logged.set(path, (logged.get(path) ?? new Set()).add(String(line.digest)));
-    }
-    for (const [path] of FAILURES) {
-      expect([...seen.get(path)!], path).toHaveLength(1);
-      expect([...logged.get(path)!], path).toEqual([...seen.get(path)!]);
-    }
-    expect(server.logs.failures()).toHaveLength(FAILURES.length * REQUESTS_PER_FAILURE);
-    // Different code paths keep different digests.
-    expect(new Set([...seen.values()].map((digests) => [...digests][0])).size).toBe(FAILURES.length);
-  }, LOAD_TIMEOUT_MS);
+      const logged = new Map<string, Set<string>>();
+      for (const line of server.logs.failures()) {
+        const path = String(line.path);
+        logged.set(path, (logged.get(path) ?? new Set()).add(String(line.digest)));
+      }
+      for (const [path] of FAILURES) {
+        expect([...seen.get(path)!], path).toHaveLength(1);
+        expect([...logged.get(path)!], path).toEqual([...seen.get(path)!]);
+      }
+      expect(server.logs.failures()).toHaveLength(FAILURES.length * REQUESTS_PER_FAILURE);
+      // Different code paths keep different digests.
+      expect(new Set([...seen.values()].map((digests) => [...digests][0])).size).toBe(FAILURES.length);
+    },
+    LOAD_TIMEOUT_MS,
+  );
 
   it('logged stacks name the source files and lines, not the bundle', async () => {
     const agent = new Agent();

@@ -92,7 +92,12 @@ describe('server failures: digest on the page equals the digest of exactly one e
       expect(digest).toMatch(/^[\w-]{16}$/);
       const failures = host.logs.failures(requestId(res));
       expect(failures).toHaveLength(1);
-      expect(failures[0]).toMatchObject({ digest, status: 500, headersSent: true, error: { message: expect.stringContaining('after the shell') } });
+      expect(failures[0]).toMatchObject({
+        digest,
+        status: 500,
+        headersSent: true,
+        error: { message: expect.stringContaining('after the shell') },
+      });
       expect(res.body.trimEnd().endsWith('</html>')).toBe(true);
       expect(res.body).not.toMatch(LEAKS);
     } finally {
@@ -111,7 +116,13 @@ describe('server failures: digest on the page equals the digest of exactly one e
 
   it('a different DIGEST_KEY gives a different digest for the same failure', async () => {
     const a = pageDigest((await request(createTestApp().app).get('/_diag/server-error').set(DIAG)).text);
-    const b = pageDigest((await request(createTestApp({ DIGEST_KEY: 'another-key-0123456789' }).app).get('/_diag/server-error').set(DIAG)).text);
+    const b = pageDigest(
+      (
+        await request(createTestApp({ DIGEST_KEY: 'another-key-0123456789' }).app)
+          .get('/_diag/server-error')
+          .set(DIAG)
+      ).text,
+    );
     expect(a).not.toBe(b);
   });
 
@@ -126,30 +137,60 @@ describe('server failures: digest on the page equals the digest of exactly one e
     const forged = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).set('host', 'evil_host<script>');
     expect(forged.text).toContain(serverErrorMessage('this site'));
     expect(forged.text).not.toContain('evil_host');
-    const configured = await request(createTestApp({ PUBLIC_HOSTNAME: 'shop.example.com' }).app).get('/_diag/server-error').set(DIAG);
+    const configured = await request(createTestApp({ PUBLIC_HOSTNAME: 'shop.example.com' }).app)
+      .get('/_diag/server-error')
+      .set(DIAG);
     expect(configured.text).toContain(serverErrorMessage('shop.example.com'));
   });
 
   it.each([
-    ['throws', () => { throw new Error('error page is broken'); }],
-    ['fails inside React', (_props: unknown, options: Parameters<typeof renderToPipeableStream>[1]) => renderToPipeableStream(<Broken />, options)],
-  ])('when the error page itself %s: the static page with the same digest, and the page failure logged once beside it', async (_name, renderErrorPage) => {
-    const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: renderErrorPage });
-    const { app, logs } = createTestApp({}, { frontend });
-    for (let i = 0; i < 2; i++) {
-      const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
-      expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
-      expect(res.headers['cache-control']).toBe('no-store');
-      const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)?.[1];
-      const [original, secondary, ...rest] = logs.failures(requestId(res));
-      expect(rest).toEqual([]);
-      expect(original).toMatchObject({ level: LEVEL.error, digest, msg: 'request failed', error: { message: expect.stringContaining('render threw before the shell') } });
-      expect(secondary).toMatchObject({ level: LEVEL.error, digest, secondaryFailure: true, status: 500, error: { message: 'error page is broken' } });
-    }
-  });
+    [
+      'throws',
+      () => {
+        throw new Error('error page is broken');
+      },
+    ],
+    [
+      'fails inside React',
+      (_props: unknown, options: Parameters<typeof renderToPipeableStream>[1]) => renderToPipeableStream(<Broken />, options),
+    ],
+  ])(
+    'when the error page itself %s: the static page with the same digest, and the page failure logged once beside it',
+    async (_name, renderErrorPage) => {
+      const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: renderErrorPage });
+      const { app, logs } = createTestApp({}, { frontend });
+      for (let i = 0; i < 2; i++) {
+        const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
+        expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
+        expect(res.headers['cache-control']).toBe('no-store');
+        const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)?.[1];
+        const [original, secondary, ...rest] = logs.failures(requestId(res));
+        expect(rest).toEqual([]);
+        expect(original).toMatchObject({
+          level: LEVEL.error,
+          digest,
+          msg: 'request failed',
+          error: { message: expect.stringContaining('render threw before the shell') },
+        });
+        expect(secondary).toMatchObject({
+          level: LEVEL.error,
+          digest,
+          secondaryFailure: true,
+          status: 500,
+          error: { message: 'error page is broken' },
+        });
+      }
+    },
+  );
 
   it('an error page that hangs is abandoned after its timeout: the static page is sent and the hang logged', async () => {
-    const hanging = (_props: unknown, options: Parameters<typeof renderToPipeableStream>[1]) => renderToPipeableStream(<Suspense><Never /></Suspense>, options);
+    const hanging = (_props: unknown, options: Parameters<typeof renderToPipeableStream>[1]) =>
+      renderToPipeableStream(
+        <Suspense>
+          <Never />
+        </Suspense>,
+        options,
+      );
     const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: hanging });
     const { app, logs } = createTestApp({}, { frontend });
     const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
@@ -159,7 +200,12 @@ describe('server failures: digest on the page equals the digest of exactly one e
   });
 
   it('the digest tool counts a secondary failure apart, never as another occurrence', async () => {
-    const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: () => { throw new Error('error page is broken'); } });
+    const frontend = createProdFrontend(CLIENT_DIR, {
+      ...renderer,
+      renderErrorPage: () => {
+        throw new Error('error page is broken');
+      },
+    });
     const { app, logs } = createTestApp({}, { frontend });
     const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
     const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)![1]!;
@@ -177,7 +223,9 @@ describe('expected failures get their 4xx, never a 500', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(pageDigest(res.text)).toBeUndefined();
     // One line: its access line, at info, without a digest; a 404 gets no failure line.
-    expect(logs.forRequest(requestId(res))).toEqual([expect.objectContaining({ level: LEVEL.info, status: 404, msg: 'request completed' })]);
+    expect(logs.forRequest(requestId(res))).toEqual([
+      expect.objectContaining({ level: LEVEL.info, status: 404, msg: 'request completed' }),
+    ]);
     expect(logs.access(requestId(res))!.digest).toBeUndefined();
   });
 
@@ -192,7 +240,12 @@ describe('expected failures get their 4xx, never a 500', () => {
     const res = await request(app).get('/%E0%A4%A').expect(400);
     expect(res.text).toContain('Malformed URL');
     expect(logs.forRequest(requestId(res))).toEqual([
-      expect.objectContaining({ level: LEVEL.info, status: 400, reason: 'Malformed URL: invalid percent-encoding', msg: 'request completed' }),
+      expect.objectContaining({
+        level: LEVEL.info,
+        status: 400,
+        reason: 'Malformed URL: invalid percent-encoding',
+        msg: 'request completed',
+      }),
     ]);
   });
 
@@ -205,7 +258,10 @@ describe('expected failures get their 4xx, never a 500', () => {
   it('diagnostic routes are plain 404s without the token, or when none is configured', async () => {
     await request(createTestApp().app).get('/_diag/server-error').set('x-diagnostics-token', 'wrong-token-0123456789').expect(404);
     await request(createTestApp().app).get('/_diag/server-error').expect(404);
-    await request(createTestApp({ DIAGNOSTICS_TOKEN: '' }).app).get('/_diag/server-error').set(DIAG).expect(404);
+    await request(createTestApp({ DIAGNOSTICS_TOKEN: '' }).app)
+      .get('/_diag/server-error')
+      .set(DIAG)
+      .expect(404);
   });
 
   it('the slow diagnostic page rejects a delay that is not a number', async () => {
@@ -217,7 +273,10 @@ describe('after headers are sent', () => {
   it('an error outside React is logged once and the socket is cut, never a second page', async () => {
     const { app, logs } = createBareApp('after-headers-1', (_req, res, next) => {
       // The failure comes once the first page's bytes have left: they are on the wire to see.
-      res.status(200).type('html').write('<p>first page', () => next(new Error('failed after the headers were sent')));
+      res
+        .status(200)
+        .type('html')
+        .write('<p>first page', () => next(new Error('failed after the headers were sent')));
     });
     const server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');

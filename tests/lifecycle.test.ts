@@ -9,7 +9,6 @@ import { startServer, type RunningServer } from './support/server.ts';
 import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
 import { BROWSER_UA } from '../tools/harness/user-agents.ts';
 
-
 describe('production process', () => {
   let server: RunningServer | undefined;
   afterEach(async () => {
@@ -34,10 +33,16 @@ describe('production process', () => {
     const dir = mkdtempSync(join(tmpdir(), 'react-ssr-host-nodev-'));
     try {
       for (const path of ['package.json', 'tools/ensure-build.js', 'server/index.ts']) cpSync(join(ROOT, path), join(dir, path));
-      const result = spawnSync('npm', ['start', '--silent'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+      const result = spawnSync('npm', ['start', '--silent'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
       expect(result.status).toBe(1);
       const lines = `${result.stdout}${result.stderr}`.split('\n').filter((line) => line.trim() && !line.startsWith('npm warn'));
-      expect(lines).toEqual([expect.stringMatching(/^No build in dist\/ and no dev dependencies to make one: run `npm ci && npm run build`/)]);
+      expect(lines).toEqual([
+        expect.stringMatching(/^No build in dist\/ and no dev dependencies to make one: run `npm ci && npm run build`/),
+      ]);
       expect(existsSync(join(dir, 'dist'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,8 @@ import { createBareApp, createTestApp, DIAG } from './support/test-app.ts';
 
 const MAX_LINE_BYTES = 8 * 1024;
 const MB = 1024 * 1024;
-const frames = (count: number, width = 120) => Array.from({ length: count }, (_, i) => `    at fn${i} (/app/${'d'.repeat(width)}.js:${i}:1)`).join('\n');
+const frames = (count: number, width = 120) =>
+  Array.from({ length: count }, (_, i) => `    at fn${i} (/app/${'d'.repeat(width)}.js:${i}:1)`).join('\n');
 
 /** A server whose one route throws `make()`, with the real failure recorder and error handler. */
 async function failWith(make: () => unknown) {
@@ -42,7 +43,8 @@ describe('the failure line is complete but at most 8 KB, whatever was thrown', (
     });
     expect(Buffer.byteLength(raw)).toBeLessThanOrEqual(MAX_LINE_BYTES);
     // eslint-disable-next-line no-control-regex -- the thrown message is made of control characters
-    expect(line).toMatchObject({ digest, reqId: 'huge-failure-1', error: { type: 'Error', message: expect.stringMatching(/^\u0001\u0002+/) } });
+    const controls = /^\u0001\u0002+/;
+    expect(line).toMatchObject({ digest, reqId: 'huge-failure-1', error: { type: 'Error', message: expect.stringMatching(controls) } });
   });
 
   it('a thrown value that is no Error at all, a megabyte long', async () => {

@@ -32,7 +32,11 @@ function parse(text: string): Sample[] {
 
 function sum(samples: Sample[], name: string, labels: Record<string, string | RegExp> = {}): number {
   return samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([key, want]) => (typeof want === 'string' ? s.labels[key] === want : want.test(s.labels[key] ?? ''))))
+    .filter(
+      (s) =>
+        s.name === name &&
+        Object.entries(labels).every(([key, want]) => (typeof want === 'string' ? s.labels[key] === want : want.test(s.labels[key] ?? ''))),
+    )
     .reduce((total, s) => total + s.value, 0);
 }
 
@@ -63,7 +67,11 @@ describe('metrics on METRICS_PORT', () => {
     await (await fetch(`${server.url}/_diag/loader-error`, { headers: { ...DIAG, 'user-agent': BROWSER_UA } })).text();
     const statuses: number[] = [];
     for (let i = 0; i <= REPORTS_ALLOWED; i += 1) {
-      const res = await fetch(`${server.url}/api/client-errors`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(REPORT) });
+      const res = await fetch(`${server.url}/api/client-errors`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(REPORT),
+      });
       statuses.push(res.status);
     }
     expect(statuses).toEqual([...Array<number>(REPORTS_ALLOWED).fill(204), 429]);
@@ -95,7 +103,10 @@ describe('metrics on METRICS_PORT', () => {
   });
 
   it('keeps the number of series bounded under 1,000 distinct random paths', async () => {
-    const series = (samples: Sample[]) => new Set(samples.filter((s) => s.name.startsWith('http_') || s.name.startsWith('app_')).map((s) => `${s.name}${JSON.stringify(s.labels)}`));
+    const series = (samples: Sample[]) =>
+      new Set(
+        samples.filter((s) => s.name.startsWith('http_') || s.name.startsWith('app_')).map((s) => `${s.name}${JSON.stringify(s.labels)}`),
+      );
     const before = series(await scrape());
     const paths = Array.from({ length: 1000 }, (_, i) => `/${Math.random().toString(36).slice(2)}/${i}`);
     const withToken = paths.slice(0, 100).map((path) => `/_diag${path}`);

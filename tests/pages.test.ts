@@ -38,7 +38,10 @@ describe('pages from the route table', () => {
     const res = await request(host.app).get('/fixture/ada').expect(200);
     expect(res.text).toContain('Hello from the fixture, ada');
     expect(res.text).toContain('<title>Fixture page</title>');
-    expect(runtimeOf(res.text).router.loaderData.fixture).toMatchObject({ greeting: 'Hello from the fixture, ada', later: { __deferred: 'fixture:later' } });
+    expect(runtimeOf(res.text).router.loaderData.fixture).toMatchObject({
+      greeting: 'Hello from the fixture, ada',
+      later: { __deferred: 'fixture:later' },
+    });
   });
 
   it('streams a loader’s promise after its fallback, in one response, without holding the shell', async () => {
@@ -84,14 +87,20 @@ describe('pages from the route table', () => {
     expect(diag.headers.location).toBe('/guide/failures');
   });
 
-  it.each(['https://evil.example/', '//evil.example/x', 'javascript:alert(1)'])('refuses a redirect to %s with a 500 whose digest is logged once', async (to) => {
-    const res = await request(host.app).get(`/_diag/redirect?to=${encodeURIComponent(to)}`).set(DIAG).expect(500);
-    expect(res.headers.location).toBeUndefined();
-    const digest = pageDigest(res.text);
-    const failures = host.logs.failures(res.headers['x-request-id']);
-    expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ digest, status: 500, error: { type: 'CrossOriginRedirectError' } });
-  });
+  it.each(['https://evil.example/', '//evil.example/x', 'javascript:alert(1)'])(
+    'refuses a redirect to %s with a 500 whose digest is logged once',
+    async (to) => {
+      const res = await request(host.app)
+        .get(`/_diag/redirect?to=${encodeURIComponent(to)}`)
+        .set(DIAG)
+        .expect(500);
+      expect(res.headers.location).toBeUndefined();
+      const digest = pageDigest(res.text);
+      const failures = host.logs.failures(res.headers['x-request-id']);
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatchObject({ digest, status: 500, error: { type: 'CrossOriginRedirectError' } });
+    },
+  );
 
   it('a loader that throws answers 500 in its route’s boundary, keeping the layout, with the digest of its one log line', async () => {
     const res = await request(host.app).get('/_diag/loader-error').set(DIAG).expect(500);
@@ -101,7 +110,12 @@ describe('pages from the route table', () => {
     const digest = pageDigest(res.text);
     const failures = host.logs.failures(res.headers['x-request-id']);
     expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ digest, status: 500, route: 'page:diag-loader-error', error: { message: 'Diagnostic loader error: the loader threw' } });
+    expect(failures[0]).toMatchObject({
+      digest,
+      status: 500,
+      route: 'page:diag-loader-error',
+      error: { message: 'Diagnostic loader error: the loader threw' },
+    });
   });
 
   it.each([
@@ -125,12 +139,16 @@ describe('pages from the route table', () => {
     const normalise = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
     expect(normalise(res.text)).toBe(normalise(unknown.text));
     // A 4xx is one access line with its reason, no failure line.
-    expect(host.logs.forRequest(res.headers['x-request-id'] as string)).toEqual([expect.objectContaining({ status: 404, reason: expect.any(String) })]);
+    expect(host.logs.forRequest(res.headers['x-request-id'] as string)).toEqual([
+      expect.objectContaining({ status: 404, reason: expect.any(String) }),
+    ]);
   });
 
   it('answers with the status of the failure it logged: a loader’s 400 is a 400, on a page and in navigation data', async () => {
     const page = await request(host.app).get('/_diag/slow?ms=abc').set(DIAG).expect(400);
-    expect(host.logs.forRequest(page.headers['x-request-id'] as string)).toMatchObject([{ status: 400, reason: expect.any(String), msg: 'request completed' }]);
+    expect(host.logs.forRequest(page.headers['x-request-id'] as string)).toMatchObject([
+      { status: 400, reason: expect.any(String), msg: 'request completed' },
+    ]);
     const data = await request(host.app).get('/_data/_diag/slow?ms=abc&_routes=diag-slow').set(DIAG).expect(400);
     expect(JSON.parse(data.text.split('\n')[0]!)).toMatchObject({ errors: { 'diag-slow': { status: 400 } } });
   });
@@ -171,15 +189,25 @@ describe('pages from the route table', () => {
   });
 
   it('navigation data: newline-delimited JSON, never cached, with the streamed part on its own line', async () => {
-    const res = await request(host.app).get('/_data/fixture/ada?_routes=fixture').buffer(true).parse((r, done) => {
-      let text = '';
-      r.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      r.on('end', () => done(null, text));
-    }).expect(200);
+    const res = await request(host.app)
+      .get('/_data/fixture/ada?_routes=fixture')
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        r.on('end', () => done(null, text));
+      })
+      .expect(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['content-type']).toContain('application/x-ndjson');
-    const lines = (res.body as string).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines[0]).toMatchObject({ data: { fixture: { greeting: 'Hello from the fixture, ada', later: { __deferred: 'fixture:later' } } }, errors: null });
+    const lines = (res.body as string)
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({
+      data: { fixture: { greeting: 'Hello from the fixture, ada', later: { __deferred: 'fixture:later' } } },
+      errors: null,
+    });
     expect(lines[1]).toEqual({ id: 'fixture:later', value: 'LATER-PART-ARRIVED' });
   });
 
@@ -192,10 +220,15 @@ describe('pages from the route table', () => {
     expect(JSON.parse(moved.text)).toEqual({ redirect: '/guide/streaming' });
   });
 
-  it.each(['', 'a,b c', Array.from({ length: 17 }, (_, i) => `r${i}`).join(','), 'x'.repeat(65)])('navigation data refuses _routes=%s with 400', async (ids) => {
-    const res = await request(host.app).get(`/_data/guide/streaming?_routes=${encodeURIComponent(ids)}`).expect(400);
-    expect(res.body).toEqual({ error: { status: 400, message: '_routes must name 1 to 16 route ids' } });
-  });
+  it.each(['', 'a,b c', Array.from({ length: 17 }, (_, i) => `r${i}`).join(','), 'x'.repeat(65)])(
+    'navigation data refuses _routes=%s with 400',
+    async (ids) => {
+      const res = await request(host.app)
+        .get(`/_data/guide/streaming?_routes=${encodeURIComponent(ids)}`)
+        .expect(400);
+      expect(res.body).toEqual({ error: { status: 400, message: '_routes must name 1 to 16 route ids' } });
+    },
+  );
 
   it('diagnostic pages and their data do not exist without the token: the same 404 as any unknown path', async () => {
     const unknown = await request(host.app).get('/no-such-page').expect(404);
@@ -233,7 +266,9 @@ describe('the browser build', () => {
     expect(files.length).toBeGreaterThan(0);
     for (const marker of markers) expect(files.some((text) => text.includes(marker))).toBe(false);
     // The server build has them: the marker is a real string of a real loader.
-    const server = readdirSync(join(CLIENT_DIR, '../server/assets')).map((file) => readFileSync(join(CLIENT_DIR, '../server/assets', file), 'utf8'));
+    const server = readdirSync(join(CLIENT_DIR, '../server/assets')).map((file) =>
+      readFileSync(join(CLIENT_DIR, '../server/assets', file), 'utf8'),
+    );
     expect(server.some((text) => text.includes(markers[0]!))).toBe(true);
   });
 });

@@ -23,10 +23,18 @@ describe('process faults', () => {
   });
 
   it.each([
-    ['a null-prototype object', "throw Object.assign(Object.create(null), { code: 'EDB' })", { type: 'object (null prototype)', message: '{ code: "EDB" }' }],
+    [
+      'a null-prototype object',
+      "throw Object.assign(Object.create(null), { code: 'EDB' })",
+      { type: 'object (null prototype)', message: '{ code: "EDB" }' },
+    ],
     ['a Symbol', "throw Symbol('fault')", { type: 'Symbol', message: 'Symbol(fault)' }],
     ['undefined, as a rejection', 'Promise.reject(undefined)', { type: 'undefined', message: 'undefined' }],
-    ['a Proxy whose every trap throws', "const trap = () => { throw new Error('trap'); }; throw new Proxy({}, { get: trap, ownKeys: trap, getPrototypeOf: trap, has: trap })", { type: 'object', message: '[unreadable object]' }],
+    [
+      'a Proxy whose every trap throws',
+      "const trap = () => { throw new Error('trap'); }; throw new Proxy({}, { get: trap, ownKeys: trap, getPrototypeOf: trap, has: trap })",
+      { type: 'object', message: '[unreadable object]' },
+    ],
   ])('a fault with %s keeps the original value: one fatal line describing it, no secondary error', async (_name, fault, error) => {
     const server = await startServer({}, faultOnSignal(fault));
     server.child.kill('SIGUSR2');

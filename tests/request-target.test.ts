@@ -24,7 +24,9 @@ function send(url: string, requestLine: string): Promise<RawResponse> {
     socket.on('close', () => {
       const [head = '', ...body] = raw.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: body.join('\r\n\r\n') });
     });
     socket.write(`${requestLine}\r\nHost: 127.0.0.1\r\nAccept: text/html\r\nConnection: close\r\n\r\n`);
@@ -54,7 +56,7 @@ describe('no request escapes the pipeline', () => {
     ['GET //evil.example/no-such-page HTTP/1.1', 404],
     ['OPTIONS * HTTP/1.1', 404],
     ['GET /%E0%A4%A HTTP/1.1', 400],
-  ])('%s → %i, with a request id and an access line, never from Express\'s default handler', async (line, status) => {
+  ])("%s → %i, with a request id and an access line, never from Express's default handler", async (line, status) => {
     const res = await send(host.url, line);
     expect(res.status).toBe(status);
     const reqId = res.headers['x-request-id'];

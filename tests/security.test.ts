@@ -11,7 +11,10 @@ import { CRAWLER_UA } from '../tools/harness/user-agents.ts';
 const BOT = { 'user-agent': CRAWLER_UA };
 
 function cspDirective(csp: string, name: string): string | undefined {
-  return csp.split(';').map((part) => part.trim()).find((part) => part.startsWith(`${name} `));
+  return csp
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(`${name} `));
 }
 
 describe('security headers', () => {
@@ -28,7 +31,7 @@ describe('security headers', () => {
     expect(second.headers['content-security-policy']).not.toContain(nonce);
   });
 
-  it('puts the nonce on the error page\'s inline style too', async () => {
+  it("puts the nonce on the error page's inline style too", async () => {
     const res = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).expect(500);
     const nonce = /'nonce-([^']+)'/.exec(cspDirective(res.headers['content-security-policy'] as string, 'style-src') ?? '')?.[1];
     expect(res.text).toContain(`<style nonce="${nonce}">`);
@@ -49,7 +52,9 @@ describe('security headers', () => {
 describe('trust proxy', () => {
   it('believes X-Forwarded-* only from a trusted proxy', async () => {
     const trusted = await request(createTestApp({ TRUST_PROXY: 'loopback' }).app)
-      .get('/_diag/server-error').set(DIAG).set('x-forwarded-host', 'shop.example.com');
+      .get('/_diag/server-error')
+      .set(DIAG)
+      .set('x-forwarded-host', 'shop.example.com');
     expect(trusted.text).toContain(serverErrorMessage('shop.example.com'));
     const untrusted = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).set('x-forwarded-host', 'shop.example.com');
     expect(untrusted.text).toContain(serverErrorMessage('127.0.0.1'));
@@ -63,12 +68,16 @@ describe('trust proxy', () => {
     const b = await request(untrusted.app).get('/api/nothing').set('x-forwarded-for', '198.51.100.7');
     expect(untrusted.logs.access(b.headers['x-request-id'] as string)).toMatchObject({ ip: expect.stringMatching(/127\.0\.0\.1/) });
   });
-
 });
 
 describe('server limits', () => {
   async function withServer(test: (port: number) => Promise<void>) {
-    const server = createHttpServer(createTestApp().app, { ...SERVER_LIMITS, headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 50 });
+    const server = createHttpServer(createTestApp().app, {
+      ...SERVER_LIMITS,
+      headersTimeoutMs: 300,
+      requestTimeoutMs: 600,
+      checkIntervalMs: 50,
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       await test((server.address() as AddressInfo).port);
@@ -128,7 +137,11 @@ describe('no library writes outside the JSON log', () => {
   it('forwarded headers from untrusted clients leave stderr empty and stdout all JSON', async () => {
     const server = await startServer({});
     try {
-      const forwarded: Record<string, string>[] = [{ 'x-forwarded-for': '198.51.100.7' }, { forwarded: 'for=198.51.100.7' }, { 'x-forwarded-for': 'not an address' }];
+      const forwarded: Record<string, string>[] = [
+        { 'x-forwarded-for': '198.51.100.7' },
+        { forwarded: 'for=198.51.100.7' },
+        { 'x-forwarded-for': 'not an address' },
+      ];
       for (const headers of forwarded) {
         const res = await fetch(`${server.url}/api/client-errors`, {
           method: 'POST',
@@ -137,7 +150,9 @@ describe('no library writes outside the JSON log', () => {
         });
         expect(res.status).toBe(204);
       }
-      await server.logs.waitFor((line) => line.msg === 'client error' && server.logs.lines.filter((l) => l.msg === 'client error').length === 3);
+      await server.logs.waitFor(
+        (line) => line.msg === 'client error' && server.logs.lines.filter((l) => l.msg === 'client error').length === 3,
+      );
     } finally {
       await server.stop();
     }
@@ -147,7 +162,12 @@ describe('no library writes outside the JSON log', () => {
 
   it('a process warning becomes a warn line, not text on stderr', async () => {
     const warnOnSignal = `process.on('SIGUSR2', () => process.emitWarning('this API is old', 'DeprecationWarning'));`;
-    const server = await startServer({}, ['node', '--import', `data:text/javascript,${encodeURIComponent(warnOnSignal)}`, 'dist/server/index.js']);
+    const server = await startServer({}, [
+      'node',
+      '--import',
+      `data:text/javascript,${encodeURIComponent(warnOnSignal)}`,
+      'dist/server/index.js',
+    ]);
     try {
       server.child.kill('SIGUSR2');
       const line = await server.logs.waitFor((l) => l.msg === 'node warning: DeprecationWarning');

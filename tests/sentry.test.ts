@@ -20,7 +20,10 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
   let server: RunningServer;
   beforeAll(async () => {
     await sentry.start();
-    server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, RELEASE: 'test-release' }, WITH_SENTRY);
+    server = await startServer(
+      { SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, RELEASE: 'test-release' },
+      WITH_SENTRY,
+    );
   });
   afterAll(async () => {
     await server?.stop('SIGKILL');
@@ -50,7 +53,9 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     ['a rejected handler promise', '/_diag/async-error', (body: string) => pageDigest(body)],
     ['an error inside Suspense after the shell', '/_diag/stream-error', (body: string) => streamedDigest(body)],
   ])('%s sends one event tagged with the digest of the page and the log line', async (_name, path, digestOf) => {
-    const res = await fetchOnce(`${server.url}${path}?token=secret-query-value`, { headers: { 'user-agent': BROWSER_UA, ...DIAG, ...SECRETS } });
+    const res = await fetchOnce(`${server.url}${path}?token=secret-query-value`, {
+      headers: { 'user-agent': BROWSER_UA, ...DIAG, ...SECRETS },
+    });
     const digest = digestOf(res.body);
     expect(digest).toMatch(/^[\w-]{16}$/);
     const reqId = res.headers['x-request-id'];
@@ -92,7 +97,9 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
   it('no event carries cookies, credentials, bodies or query strings', async () => {
     const failures = [];
     for (const path of ['/_diag/server-error', '/_diag/api-error', '/_diag/stream-error']) {
-      failures.push(await fetchOnce(`${server.url}${path}?token=secret-query-value`, { headers: { 'user-agent': BROWSER_UA, ...DIAG, ...SECRETS } }));
+      failures.push(
+        await fetchOnce(`${server.url}${path}?token=secret-query-value`, { headers: { 'user-agent': BROWSER_UA, ...DIAG, ...SECRETS } }),
+      );
     }
     for (const res of failures) expect(await eventsOf(res.headers['x-request-id'])).toHaveLength(1);
     const sent = sentry.envelopes.map((e) => e.raw.toString('utf8')).join('\n');
@@ -100,7 +107,7 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     expect(sent).not.toContain(DIAG_TOKEN);
   });
 
-  it('writes the request span\'s trace into the page head, and the server transaction shares its trace id', async () => {
+  it("writes the request span's trace into the page head, and the server transaction shares its trace id", async () => {
     const res = await fetchOnce(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
     const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})-[0-9a-f]{16}(-[01])?"/.exec(res.body)?.[1];
     expect(traceId).toBeDefined();
@@ -121,13 +128,19 @@ describe('incoming trace decisions', () => {
 
   /** Requests that claim an upstream sampled them (`-1`), then a graceful stop that flushes what the SDK holds. */
   async function forcedTraces(env: Record<string, string>): Promise<{ forced: string[]; sent: string[] }> {
-    const server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, ...env }, WITH_SENTRY);
+    const server = await startServer(
+      { SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, ...env },
+      WITH_SENTRY,
+    );
     servers.push(server);
     const forced: string[] = [];
     for (let i = 0; i < 20; i++) {
       const traceId = randomBytes(16).toString('hex');
       forced.push(traceId);
-      const headers = { 'sentry-trace': `${traceId}-${randomBytes(8).toString('hex')}-1`, baggage: `sentry-trace_id=${traceId},sentry-sampled=true,sentry-sample_rand=0.000001` };
+      const headers = {
+        'sentry-trace': `${traceId}-${randomBytes(8).toString('hex')}-1`,
+        baggage: `sentry-trace_id=${traceId},sentry-sampled=true,sentry-sample_rand=0.000001`,
+      };
       await fetchOnce(`${server.url}/_diag/slow?ms=0`, { headers: { 'user-agent': BROWSER_UA, ...DIAG, ...headers } });
     }
     // A graceful stop flushes the SDK (server/sentry.ts): whatever it would send is sent by then.
@@ -168,7 +181,7 @@ describe('the tunnel is not traced', () => {
     const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})/.exec(page.body)?.[1];
     await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
     const serverTelemetry = sentry.envelopes.filter((e) => !e.raw.includes('from-browser')).map((e) => e.raw.toString('utf8'));
-    expect(serverTelemetry.join("\n")).not.toMatch(/\/monitoring|\/api\/1\/envelope/);
+    expect(serverTelemetry.join('\n')).not.toMatch(/\/monitoring|\/api\/1\/envelope/);
   });
 });
 
@@ -190,7 +203,14 @@ describe('Sentry flushes before exit', () => {
 
   it('a process fault is captured with its digest and flushed before the process exits', async () => {
     const fault = `process.on('SIGUSR2', () => { throw new Error('fault for sentry'); });`;
-    server = await startServer({ SENTRY_DSN: sentry.dsn }, ['node', '--import', './dist/server/instrument.js', '--import', `data:text/javascript,${encodeURIComponent(fault)}`, 'dist/server/index.js']);
+    server = await startServer({ SENTRY_DSN: sentry.dsn }, [
+      'node',
+      '--import',
+      './dist/server/instrument.js',
+      '--import',
+      `data:text/javascript,${encodeURIComponent(fault)}`,
+      'dist/server/index.js',
+    ]);
     server.child.kill('SIGUSR2');
     expect((await server.exited).code).toBe(1);
     const fatal = server.logs.lines.find((line) => line.kind === 'uncaughtException');

@@ -96,7 +96,9 @@ describe('shutdown', () => {
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const { port } = http.address() as AddressInfo;
-    const response = new Promise((resolve) => request(`http://127.0.0.1:${port}/`, { agent: false }, (res) => res.resume().on('close', resolve)).end());
+    const response = new Promise((resolve) =>
+      request(`http://127.0.0.1:${port}/`, { agent: false }, (res) => res.resume().on('close', resolve)).end(),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const before = timers();
     const drain = createDrain(pino({ level: 'silent' }), { delayMs: 20, graceMs });

@@ -28,12 +28,23 @@ function cyclicCause(): Error {
   return a;
 }
 
-const hostile = new Proxy({}, {
-  get() { throw new Error('get trap'); },
-  ownKeys() { throw new Error('ownKeys trap'); },
-  getPrototypeOf() { throw new Error('getPrototypeOf trap'); },
-  has() { throw new Error('has trap'); },
-});
+const hostile = new Proxy(
+  {},
+  {
+    get() {
+      throw new Error('get trap');
+    },
+    ownKeys() {
+      throw new Error('ownKeys trap');
+    },
+    getPrototypeOf() {
+      throw new Error('getPrototypeOf trap');
+    },
+    has() {
+      throw new Error('has trap');
+    },
+  },
+);
 
 /** Each value, what its log line must say of it (type and a piece of its message). */
 const VALUES: [string, () => unknown, { type: string; message: RegExp }][] = [
@@ -44,11 +55,37 @@ const VALUES: [string, () => unknown, { type: string; message: RegExp }][] = [
   ['undefined', () => undefined, { type: 'undefined', message: /^undefined$/ }],
   ['null', () => null, { type: 'null', message: /^null$/ }],
   ['a Symbol', () => Symbol('checkout'), { type: 'Symbol', message: /^Symbol\(checkout\)$/ }],
-  ['an object whose getters throw', () => ({ get code(): string { throw new Error('getter'); } }), { type: 'object', message: /code: undefined/ }],
-  ['an object whose toString throws', () => ({ toString() { throw new Error('toString'); }, id: 'X' }), { type: 'object', message: /id: "X"/ }],
+  [
+    'an object whose getters throw',
+    () => ({
+      get code(): string {
+        throw new Error('getter');
+      },
+    }),
+    { type: 'object', message: /code: undefined/ },
+  ],
+  [
+    'an object whose toString throws',
+    () => ({
+      toString() {
+        throw new Error('toString');
+      },
+      id: 'X',
+    }),
+    { type: 'object', message: /id: "X"/ },
+  ],
   // React itself reads a thrown value (is it a thenable? its message?): when that read throws,
   // the failure React reports is the read's error, and that is what gets the line and digest.
-  ['an Error whose message getter throws', () => Object.defineProperty(new TypeError('x'), 'message', { get() { throw new Error('message getter'); } }), { type: 'Error', message: /^message getter$/ }],
+  [
+    'an Error whose message getter throws',
+    () =>
+      Object.defineProperty(new TypeError('x'), 'message', {
+        get() {
+          throw new Error('message getter');
+        },
+      }),
+    { type: 'Error', message: /^message getter$/ },
+  ],
   ['a Proxy whose every trap throws', () => hostile, { type: 'Error', message: /^get trap$/ }],
   ['an Error with a cyclic cause', cyclicCause, { type: 'Error', message: /^outer failure$/ }],
   ['a very long string', () => 'x'.repeat(100_000), { type: 'string', message: /^x{1024}…$/ }],
@@ -56,7 +93,11 @@ const VALUES: [string, () => unknown, { type: string; message: RegExp }][] = [
 
 /** The real app with one page, at `/`: this component. */
 function appWithPage(Page: ComponentType) {
-  return createTestApp({}, {}, createRenderer([{ id: 'thrower', path: '/', page: () => Promise.resolve({ default: Page }), meta: { title: 'Thrower' } }]));
+  return createTestApp(
+    {},
+    {},
+    createRenderer([{ id: 'thrower', path: '/', page: () => Promise.resolve({ default: Page }), meta: { title: 'Thrower' } }]),
+  );
 }
 
 /** The real app whose page throws `value` while rendering, before or after the shell. */
@@ -65,7 +106,11 @@ function appThrowing(value: () => unknown, where: 'shell' | 'suspense' = 'shell'
     throw value();
   }
   function ThrowsLater() {
-    use(new Promise((resolve) => setTimeout(resolve, 10)).then(() => { throw value(); }));
+    use(
+      new Promise((resolve) => setTimeout(resolve, 10)).then(() => {
+        throw value();
+      }),
+    );
     return null;
   }
   const Later = () => (
@@ -125,7 +170,14 @@ describe('messages that carry per-occurrence values', () => {
   function appWithIds(template: (ids: { reqId: string; n: number; time: string; hex: string }) => string) {
     function Throws(): never {
       const n = counter++;
-      throw new Error(template({ reqId: randomUUID(), n, time: new Date(Date.now() + n * 1000).toISOString(), hex: (0xabc000 + n).toString(16).padStart(16, 'f0') }));
+      throw new Error(
+        template({
+          reqId: randomUUID(),
+          n,
+          time: new Date(Date.now() + n * 1000).toISOString(),
+          hex: (0xabc000 + n).toString(16).padStart(16, 'f0'),
+        }),
+      );
     }
     return appWithPage(Throws).app;
   }
@@ -151,9 +203,15 @@ describe('values thrown by a loader', () => {
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- the odd thrown values are the point
       throw value();
     };
-    const { app, logs } = createTestApp({}, {}, createRenderer([{ id: 'loads', path: '/', page, server: () => Promise.resolve({ loader }), meta: { title: 'Loads' } }]));
+    const { app, logs } = createTestApp(
+      {},
+      {},
+      createRenderer([{ id: 'loads', path: '/', page, server: () => Promise.resolve({ loader }), meta: { title: 'Loads' } }]),
+    );
     const res = await request(app).get('/').expect(500);
     const digest = pageDigest(res.text);
-    expect(logs.failures(res.headers['x-request-id'] as string)).toEqual([expect.objectContaining({ digest, error: expect.objectContaining({ type }) })]);
+    expect(logs.failures(res.headers['x-request-id'] as string)).toEqual([
+      expect.objectContaining({ digest, error: expect.objectContaining({ type }) }),
+    ]);
   });
 });

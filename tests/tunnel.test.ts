@@ -64,7 +64,7 @@ describe('the Sentry tunnel', () => {
     expect(sentry.envelopes).toHaveLength(0);
   });
 
-  it('passes Sentry\'s 429, Retry-After and X-Sentry-Rate-Limits back to the browser', async () => {
+  it("passes Sentry's 429, Retry-After and X-Sentry-Rate-Limits back to the browser", async () => {
     sentry.mode = { kind: 'rate-limited', retryAfter: '60', limits: '60:error:organization' };
     const res = await post(host.app, envelope(sentry.dsn), '203.0.113.14').expect(429);
     expect(res.headers['retry-after']).toBe('60');

@@ -54,7 +54,9 @@ export async function loader({ params, signal }: LoaderArgs) {
   return {
     topic,
     topics: TOPICS.map(({ slug, title }) => ({ slug, title })),
-    related: abortableDelay(RELATED_DELAY_MS, signal).then(() => TOPICS.filter((t) => t !== topic).map(({ slug, summary }) => ({ slug, summary }))),
+    related: abortableDelay(RELATED_DELAY_MS, signal).then(() =>
+      TOPICS.filter((t) => t !== topic).map(({ slug, summary }) => ({ slug, summary })),
+    ),
   };
 }
 

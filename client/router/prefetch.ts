@@ -39,7 +39,6 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
   const matchesOf = (url: string) => matchRoutes(routes, new URL(url, window.location.origin).pathname);
   const fresh = (entry: Entry | undefined): entry is Entry => entry !== undefined && Date.now() - entry.at < PREFETCH_STALE_MS;
 
-
   function allowed(url: string): boolean {
     const target = new URL(url, window.location.href);
     if (target.pathname + target.search === window.location.pathname + window.location.search) return false; // this page
@@ -71,7 +70,8 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
   function load(url: string): { entry: Entry; settled: Promise<unknown> } {
     const routeIds = (matchesOf(url) ?? []).map((m) => m.route.id!).filter((id) => loaderIds.has(id));
     const code = loadCode(url);
-    const fetched = routeIds.length > 0 ? fetchRouteData(url, routeIds) : Promise.resolve({ data: {}, errors: null, done: Promise.resolve() });
+    const fetched =
+      routeIds.length > 0 ? fetchRouteData(url, routeIds) : Promise.resolve({ data: {}, errors: null, done: Promise.resolve() });
     const entry: Entry = { at: Date.now(), routeIds, result: fetched };
     fetched.catch(() => cache.get(url) === entry && cache.delete(url));
     // In flight until the code is loaded and the whole data response has been read.

@@ -37,7 +37,9 @@ export async function fetchRouteData(pageUrl: string, routeIds: readonly string[
   if (!type.includes('ndjson')) {
     // The host failed around the loaders (a refused redirect, say) and logged it: its JSON
     // error carries the digest, shown in the deepest route's boundary like a loader's failure.
-    const body = type.includes('json') ? ((await response.json().catch(() => null)) as { error?: { status?: unknown; digest?: unknown } } | null) : null;
+    const body = type.includes('json')
+      ? ((await response.json().catch(() => null)) as { error?: { status?: unknown; digest?: unknown } } | null)
+      : null;
     const { status, digest } = body?.error ?? {};
     if (typeof status === 'number' && typeof digest === 'string' && routeIds.length > 0) {
       return { data: {}, errors: { [routeIds.at(-1)!]: routeFailure(status, digest) }, done: Promise.resolve() };

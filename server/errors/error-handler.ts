@@ -46,7 +46,10 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
     const sendFallback = (pageError: unknown) => {
       failures.secondary(pageError, req, res, failure);
       if (res.headersSent) return void res.destroy();
-      res.status(status).set(HTML_HEADERS).send(fallbackErrorPage(hostname, digest, message));
+      res
+        .status(status)
+        .set(HTML_HEADERS)
+        .send(fallbackErrorPage(hostname, digest, message));
     };
     if (config.isProduction) {
       const props: ServerErrorPageProps = digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest };

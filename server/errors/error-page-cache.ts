@@ -31,7 +31,12 @@ export class ErrorPageTimeoutError extends Error {
 }
 
 /** The complete HTML of a render, once everything is ready; rejects on an error or the timeout. */
-export function renderToText(renderer: Renderer, props: ServerErrorPageProps, nonce: string, timeoutMs = ERROR_PAGE_TIMEOUT_MS): Promise<string> {
+export function renderToText(
+  renderer: Renderer,
+  props: ServerErrorPageProps,
+  nonce: string,
+  timeoutMs = ERROR_PAGE_TIMEOUT_MS,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let html = '';
     const timer = setTimeout(() => {
@@ -65,7 +70,11 @@ export interface ErrorPageValues {
 }
 
 function fill(pieces: Pieces, values: ErrorPageValues): string {
-  const escaped: Record<string, string> = { [NONCE]: escapeHtml(values.nonce), [HOSTNAME]: escapeHtml(values.hostname), [DIGEST]: escapeHtml(values.digest ?? '') };
+  const escaped: Record<string, string> = {
+    [NONCE]: escapeHtml(values.nonce),
+    [HOSTNAME]: escapeHtml(values.hostname),
+    [DIGEST]: escapeHtml(values.digest ?? ''),
+  };
   let html = pieces[0]!;
   for (let i = 1; i < pieces.length; i += 2) html += escaped[pieces[i]!]! + pieces[i + 1]!;
   return html;

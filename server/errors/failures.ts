@@ -90,8 +90,18 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
     secondary(error, req, res, original) {
       if (res.locals.secondaryLogged === true) return;
       res.locals.secondaryLogged = true;
-      const fields = { digest: original.digest, status: original.status, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
-      deps.logger[LINE_LEVEL.failure]({ ...fields, secondaryFailure: true, error: serializeError(unwrapThrown(error)) }, SECONDARY_FAILURE_MESSAGE);
+      const fields = {
+        digest: original.digest,
+        status: original.status,
+        reqId: String(req.id),
+        method: req.method,
+        path: pathOf(req.originalUrl),
+        route: routeOf(req, res),
+      };
+      deps.logger[LINE_LEVEL.failure](
+        { ...fields, secondaryFailure: true, error: serializeError(unwrapThrown(error)) },
+        SECONDARY_FAILURE_MESSAGE,
+      );
     },
     record(thrown, req, res, kind = 'route') {
       const error = unwrapThrown(thrown);
@@ -131,6 +141,9 @@ function report(deps: RecorderDeps, failure: FailureReport & { digest: string })
   try {
     deps.reporter?.(failure);
   } catch (error) {
-    deps.logger[LINE_LEVEL.report]({ digest: failure.digest, reqId: failure.reqId, reportError: serializeError(error) }, 'could not report the failure');
+    deps.logger[LINE_LEVEL.report](
+      { digest: failure.digest, reqId: failure.reqId, reportError: serializeError(error) },
+      'could not report the failure',
+    );
   }
 }

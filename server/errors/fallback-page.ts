@@ -4,7 +4,6 @@ import { escapeHtml } from './escape-html.ts';
 // Sent when rendering the React error page itself fails: fixed markup that cannot throw,
 // with the same message and digest.
 
-
 export function fallbackErrorPage(hostname: string, digest: string | undefined, statusText: string): string {
   const message = digest === undefined ? statusText : serverErrorMessage(hostname);
   const digestLine = digest === undefined ? '' : `<p>${DIGEST_LABEL}: <code style="user-select:all">${escapeHtml(digest)}</code></p>`;

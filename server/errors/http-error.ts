@@ -12,7 +12,11 @@ export type { HttpError };
 export const isHttpError = (value: unknown): value is HttpError => isInstance(value, createError.HttpError);
 
 /** An expected failure with the status it deserves; `headers` go on the response. */
-export function httpError(status: number, message?: string, options: { headers?: Record<string, string>; cause?: unknown } = {}): HttpError {
+export function httpError(
+  status: number,
+  message?: string,
+  options: { headers?: Record<string, string>; cause?: unknown } = {},
+): HttpError {
   // An expected 4xx is described by its status and reason, never by where it was thrown: its
   // stack is not captured (that was a tenth of the 404 path's CPU time). 5xx keep theirs.
   const stackTraceLimit = Error.stackTraceLimit;

@@ -51,7 +51,9 @@ export function serializeError(err: unknown, depth = 0, seen: Set<unknown> = new
   if (typeof code === 'string') out.code = cut(code);
   const cause = causeOf(err);
   if (cause !== undefined && depth < MAX_CAUSE_DEPTH) {
-    out.cause = seen.has(cause) ? { type: typeName(cause), message: '[cycle: a cause seen earlier in this chain]' } : serializeError(cause, depth + 1, seen);
+    out.cause = seen.has(cause)
+      ? { type: typeName(cause), message: '[cycle: a cause seen earlier in this chain]' }
+      : serializeError(cause, depth + 1, seen);
   }
   return out;
 }

@@ -34,7 +34,9 @@ export function createSourceMapper(): { fixStack: StackFixer; mapStack: (stack: 
     let loaded: LoadedMap | null = null;
     if (/\.m?js$/.test(file)) {
       try {
-        const payload = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0] & { sourceRoot?: string };
+        const payload = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0] & {
+          sourceRoot?: string;
+        };
         loaded = { map: new SourceMap(payload), dir: resolve(dirname(file), payload.sourceRoot ?? '') };
       } catch {
         loaded = null; // no map shipped for this file: its frames stay as they are

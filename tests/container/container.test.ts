@@ -27,7 +27,10 @@ async function logLines(engine: Engine, id: string): Promise<LogLine[]> {
 async function waitUntilServing(engine: Engine, id: string, url: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const ok = await fetch(`${url}/healthz`).then((res) => res.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ok) return;
     const running = (await engine.must(['inspect', '--format', '{{.State.Running}}', id])).trim();
     if (running !== 'true') break;
@@ -63,7 +66,13 @@ if (found.engine === undefined) {
       url = `http://127.0.0.1:${port}`;
       // On docker the health status only changes on the image's 30 s interval: probe faster here.
       const health = engine.kind === 'docker' ? ['--health-interval', '1s'] : [];
-      const env = { PORT: String(port), HOST: '127.0.0.1', DIAGNOSTICS_TOKEN, DIGEST_KEY: 'container-test-digest-key', SENTRY_DSN: sentry.dsn };
+      const env = {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DIAGNOSTICS_TOKEN,
+        DIGEST_KEY: 'container-test-digest-key',
+        SENTRY_DSN: sentry.dsn,
+      };
       const envArgs = Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
       id = (await engine.must(['run', '-d', '--network', 'host', ...health, ...envArgs, IMAGE])).trim().split('\n').pop()!;
       await waitUntilServing(engine, id, url);
@@ -107,8 +116,20 @@ if (found.engine === undefined) {
     });
 
     it('holds the built app and production dependencies only', async () => {
-      expect((await engine.must(['exec', id, 'ls', '-A', '/app'])).split('\n').filter(Boolean)).toEqual(['dist', 'node_modules', 'package.json']);
-      const present = await engine.must(['exec', id, 'sh', '-c', 'for p in "$@"; do [ -e "node_modules/$p" ] && echo "$p"; done; true', 'sh', ...DEV_ONLY_PACKAGES]);
+      expect((await engine.must(['exec', id, 'ls', '-A', '/app'])).split('\n').filter(Boolean)).toEqual([
+        'dist',
+        'node_modules',
+        'package.json',
+      ]);
+      const present = await engine.must([
+        'exec',
+        id,
+        'sh',
+        '-c',
+        'for p in "$@"; do [ -e "node_modules/$p" ] && echo "$p"; done; true',
+        'sh',
+        ...DEV_ONLY_PACKAGES,
+      ]);
       expect(present.split('\n').filter(Boolean)).toEqual([]);
       await engine.must(['exec', id, 'test', '-e', 'node_modules/express']);
     });
@@ -119,14 +140,22 @@ if (found.engine === undefined) {
         expect(result, result.stderr).toMatchObject({ code: 0 });
         return;
       }
-      await expect.poll(async () => (await engine.must(['inspect', '--format', '{{.State.Health.Status}}', id])).trim(), { timeout: 30_000, interval: 500 }).toBe('healthy');
+      await expect
+        .poll(async () => (await engine.must(['inspect', '--format', '{{.State.Health.Status}}', id])).trim(), {
+          timeout: 30_000,
+          interval: 500,
+        })
+        .toBe('healthy');
     });
 
-    it.each(['react-ssr-host-digest', 'npx --no-install react-ssr-host-digest'])('runs the digest tool as `%s`, from the image alone', async (command) => {
-      const result = await engine.run(['exec', id, ...command.split(' '), '--help']);
-      expect(result, result.stderr).toMatchObject({ code: 0 });
-      expect(result.stdout).toMatch(/digest top/);
-    });
+    it.each(['react-ssr-host-digest', 'npx --no-install react-ssr-host-digest'])(
+      'runs the digest tool as `%s`, from the image alone',
+      async (command) => {
+        const result = await engine.run(['exec', id, ...command.split(' '), '--help']);
+        expect(result, result.stderr).toMatchObject({ code: 0 });
+        expect(result.stdout).toMatch(/digest top/);
+      },
+    );
 
     it('a stop during a streamed response finishes it, flushes Sentry, logs "stopped" and exits 0', async () => {
       const slow = await openStream(`${url}/_diag/slow?ms=3000`, { 'user-agent': BROWSER_UA, 'x-diagnostics-token': DIAGNOSTICS_TOKEN });

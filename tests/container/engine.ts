@@ -5,8 +5,6 @@ import { accessSync, constants, copyFileSync, mkdirSync, statSync } from 'node:f
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { ROOT } from '../../tools/harness/paths.ts';
 
-
-
 export interface Result {
   code: number;
   stdout: string;

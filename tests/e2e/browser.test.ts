@@ -55,7 +55,12 @@ describe('in a real browser', () => {
     expect(digest).toMatch(/^c-[0-9a-z]+$/);
     expect(console.some((entry) => entry.type === 'error' && entry.text.includes(`digest ${digest}`))).toBe(true);
     const line = await host.logs.waitFor((l) => l.msg === 'client error' && l.digest === digest);
-    expect(line).toMatchObject({ side: 'client', kind: 'caught', path: '/_diag/client-error', error: { message: expect.stringContaining('Diagnostic client error') } });
+    expect(line).toMatchObject({
+      side: 'client',
+      kind: 'caught',
+      path: '/_diag/client-error',
+      error: { message: expect.stringContaining('Diagnostic client error') },
+    });
     await screenshot(page, 'client-error');
     await close();
   });

@@ -46,7 +46,13 @@ describe('error screens', () => {
             const style = await alert.evaluate((element) => {
               const css = getComputedStyle(element);
               const heading = getComputedStyle(element.querySelector('h2')!);
-              return { align: css.textAlign, display: css.display, background: css.backgroundColor, headingSize: heading.fontSize, overflow: document.documentElement.scrollWidth > innerWidth };
+              return {
+                align: css.textAlign,
+                display: css.display,
+                background: css.backgroundColor,
+                headingSize: heading.fontSize,
+                overflow: document.documentElement.scrollWidth > innerWidth,
+              };
             });
             expect(style).toMatchObject({ align: 'center', display: 'flex', headingSize: '14px', overflow: false });
             await screenshot(page, `${screen.name}-${width}-${colorScheme}`);

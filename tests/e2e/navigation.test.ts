@@ -110,9 +110,14 @@ describe('client navigation in a real browser', () => {
   it('leaves modified clicks to the browser: ctrl-click opens a new tab, this one stays', async () => {
     const { page, requests, close } = await hydrated('/guide/streaming');
     const opened = page.context().waitForEvent('page');
-    await page.getByRole('link', { name: 'Navigation' }).first().click({ modifiers: ['Control'] });
+    await page
+      .getByRole('link', { name: 'Navigation' })
+      .first()
+      .click({ modifiers: ['Control'] });
     const tab = await opened;
-    expect(new URL(tab.url() === 'about:blank' ? (await tab.waitForEvent('framenavigated')).url() : tab.url()).pathname).toBe('/guide/navigation');
+    expect(new URL(tab.url() === 'about:blank' ? (await tab.waitForEvent('framenavigated')).url() : tab.url()).pathname).toBe(
+      '/guide/navigation',
+    );
     expect(new URL(page.url()).pathname).toBe('/guide/streaming');
     expect(documentLoads(requests)).toHaveLength(1);
     await close();
@@ -205,7 +210,10 @@ describe('client navigation in a real browser', () => {
     const digest = await boundary.locator('code[data-digest]').innerText();
     expect(await page.getByTestId('diag-layout').isVisible()).toBe(true);
     expect(documentLoads(requests)).toHaveLength(1);
-    const lines = host.logs.failures().slice(before).filter((line) => line.digest === digest);
+    const lines = host.logs
+      .failures()
+      .slice(before)
+      .filter((line) => line.digest === digest);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ status: 500, route: 'data:diag-loader-error' });
     await close();

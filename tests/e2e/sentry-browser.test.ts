@@ -12,10 +12,12 @@ describe('Sentry in a real browser', () => {
   let origin: string;
   beforeAll(async () => {
     await sentry.start();
-    server = await startServer(
-      { SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN },
-      ['node', '--import', './dist/server/instrument.js', 'dist/server/index.js'],
-    );
+    server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN }, [
+      'node',
+      '--import',
+      './dist/server/instrument.js',
+      'dist/server/index.js',
+    ]);
     origin = server.url.replace('127.0.0.1', 'localhost');
     browser = await launchBrowser();
   });
@@ -59,7 +61,7 @@ describe('Sentry in a real browser', () => {
     await close();
   });
 
-  it('the page load joins the server request\'s trace', async () => {
+  it("the page load joins the server request's trace", async () => {
     const { page, close } = await openPage(browser);
     await page.goto(`${origin}/`);
     const meta = await page.locator('meta[name="sentry-trace"]').getAttribute('content');
@@ -68,7 +70,10 @@ describe('Sentry in a real browser', () => {
     await page.waitForSelector('html[data-hydrated="true"]');
     // The browser's page-load span is sent when it ends; the envelope header names its trace.
     const browserEnvelope = await sentry.waitFor(
-      () => sentry.envelopes.find((e) => (e.header.trace as { trace_id?: string } | undefined)?.trace_id === traceId && e.raw.includes('pageload')),
+      () =>
+        sentry.envelopes.find(
+          (e) => (e.header.trace as { trace_id?: string } | undefined)?.trace_id === traceId && e.raw.includes('pageload'),
+        ),
       20_000,
     );
     expect(browserEnvelope).toBeDefined();

@@ -19,7 +19,6 @@ const SHUTDOWN_GRACE_MS = 5_000;
 const STOP_TIMEOUT_S = 15;
 const WAIT_MS = 60_000;
 
-
 export interface Replica {
   readonly name: string;
   readonly port: number;
@@ -46,7 +45,14 @@ export class Cluster {
     this.url = `http://127.0.0.1:${lb}`;
     this.statsUrl = `http://127.0.0.1:${stats}/stats;csv`;
     for (const [slot, port] of [app1, app2].entries()) this.replicas[slot] = await this.run(slot, port, image);
-    const env = { ...process.env, HAPROXY_BIND: `127.0.0.1:${lb}`, HAPROXY_STATS_BIND: `127.0.0.1:${stats}`, BALANCER_SOURCE, APP1: `127.0.0.1:${app1}`, APP2: `127.0.0.1:${app2}` };
+    const env = {
+      ...process.env,
+      HAPROXY_BIND: `127.0.0.1:${lb}`,
+      HAPROXY_STATS_BIND: `127.0.0.1:${stats}`,
+      BALANCER_SOURCE,
+      APP1: `127.0.0.1:${app1}`,
+      APP2: `127.0.0.1:${app2}`,
+    };
     this.haproxy = spawn('haproxy', ['-db', '-f', join(ROOT, 'deploy/haproxy.cfg')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.haproxy.stdout!.setEncoding('utf8').on('data', (text: string) => (this.haproxyLog += text));
     this.haproxy.stderr!.setEncoding('utf8').on('data', (text: string) => (this.haproxyLog += text));
@@ -71,10 +77,27 @@ export class Cluster {
     const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
     // --read-only: the root file system as Kubernetes' readOnlyRootFilesystem makes it; the
     // server writes only to the shared assets volume (and nothing to /tmp, mounted anyway).
-    await this.engine.must(['run', '-d', '--name', name, '--network', 'host', '--read-only', '--tmpfs', '/tmp', '-v', `${this.sharedAssetsDir}:/srv/assets`, ...envArgs, image]);
+    await this.engine.must([
+      'run',
+      '-d',
+      '--name',
+      name,
+      '--network',
+      'host',
+      '--read-only',
+      '--tmpfs',
+      '/tmp',
+      '-v',
+      `${this.sharedAssetsDir}:/srv/assets`,
+      ...envArgs,
+      image,
+    ]);
     const deadline = Date.now() + WAIT_MS;
     while (Date.now() < deadline) {
-      const ready = await fetchOnce(`http://127.0.0.1:${port}/readyz`).then((res) => res.status === 200, () => false);
+      const ready = await fetchOnce(`http://127.0.0.1:${port}/readyz`).then(
+        (res) => res.status === 200,
+        () => false,
+      );
       if (ready) return { name, port, image };
       await sleep(200);
     }

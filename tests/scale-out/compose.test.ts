@@ -32,13 +32,21 @@ function composeCommand(engine: Engine): [string, string[]] {
 function compose(engine: Engine, args: string[], env: Record<string, string>): Promise<Result> {
   const [command, prefix] = composeCommand(engine);
   return new Promise((done) => {
-    execFile(command, [...prefix, '-p', PROJECT, '-f', join(ROOT, 'deploy/compose.yaml'), ...args], { env: { ...process.env, PODMAN: engine.command, ...env }, timeout: 10 * 60_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
-    });
+    execFile(
+      command,
+      [...prefix, '-p', PROJECT, '-f', join(ROOT, 'deploy/compose.yaml'), ...args],
+      { env: { ...process.env, PODMAN: engine.command, ...env }, timeout: 10 * 60_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
-const hasCompose = found.engine !== undefined && (found.engine.kind === 'docker' || (await new Promise<boolean>((resolve) => execFile('podman-compose', ['version'], (error) => resolve(!error)))));
+const hasCompose =
+  found.engine !== undefined &&
+  (found.engine.kind === 'docker' ||
+    (await new Promise<boolean>((resolve) => execFile('podman-compose', ['version'], (error) => resolve(!error)))));
 
 if (found.engine === undefined || !hasCompose) {
   const reason = found.engine === undefined ? found.reason : 'podman-compose is not installed (apt-get install podman-compose)';
@@ -79,7 +87,14 @@ if (found.engine === undefined || !hasCompose) {
       const down = await compose(engine, ['down', '-v'], env);
       const left = await engine.run(['ps', '-a', '--filter', projectLabel, '--format', '{{.Names}}']);
       const volumes = await engine.run(['volume', 'ls', '--format', '{{.Name}}']);
-      console.log(`compose down -v exited ${down.code}; containers left: ${left.stdout.trim() || 'none'}; volumes left: ${volumes.stdout.split('\n').filter((name) => name.startsWith(PROJECT)).join(', ') || 'none'}`);
+      console.log(
+        `compose down -v exited ${down.code}; containers left: ${left.stdout.trim() || 'none'}; volumes left: ${
+          volumes.stdout
+            .split('\n')
+            .filter((name) => name.startsWith(PROJECT))
+            .join(', ') || 'none'
+        }`,
+      );
       await engine.run(['rmi', '--force', IMAGE, BALANCER_IMAGE]);
       if (context) rmSync(context, { recursive: true, force: true });
     });
@@ -88,11 +103,15 @@ if (found.engine === undefined || !hasCompose) {
       const url = `http://127.0.0.1:${env.BALANCER_PORT}`;
       const deadline = Date.now() + WAIT_MS;
       const bothUp = async () => {
-        const csv = await fetchOnce(`http://127.0.0.1:${env.STATS_PORT}/stats;csv`).then((res) => res.body, () => '');
+        const csv = await fetchOnce(`http://127.0.0.1:${env.STATS_PORT}/stats;csv`).then(
+          (res) => res.body,
+          () => '',
+        );
         return csv.split('\n').filter((line) => /^app,app[12],/.test(line) && line.includes(',UP,')).length === 2;
       };
       while (!(await bothUp())) {
-        if (Date.now() > deadline) throw new Error(`the balancer never saw both replicas UP: ${(await compose(engine, ['logs'], env)).stdout.slice(-3000)}`);
+        if (Date.now() > deadline)
+          throw new Error(`the balancer never saw both replicas UP: ${(await compose(engine, ['logs'], env)).stdout.slice(-3000)}`);
         await sleep(250);
       }
       expect((await fetchOnce(`${url}/`)).status).toBe(200);
@@ -103,7 +122,9 @@ if (found.engine === undefined || !hasCompose) {
         digests.add(pageDigest(reply.body) ?? 'none');
       }
       expect([...digests]).toHaveLength(1);
-      const names = (await engine.must(['ps', '--filter', projectLabel, '--format', '{{.Names}}'])).split('\n').filter((name) => /app[12]/.test(name));
+      const names = (await engine.must(['ps', '--filter', projectLabel, '--format', '{{.Names}}']))
+        .split('\n')
+        .filter((name) => /app[12]/.test(name));
       expect(names).toHaveLength(2);
       for (const name of names) {
         const failures = parseLog(await engine.must(['logs', name])).filter((line) => line.msg === 'request failed');

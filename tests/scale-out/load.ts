@@ -35,7 +35,16 @@ const ASSET = /(?:src|href)="(\/assets\/[^"]+)"/g;
 const ENTRY = /<script type="module" src="\/assets\/([^"]+)"/;
 
 export function startLoad(url: string, options: { workers: number; pauseMs: number }) {
-  const report: LoadReport = { requests: 0, byKind: {}, connectionErrors: [], unexpected: [], truncated: [], assetMisses: [], entries: new Map(), assetsByEntry: new Map() };
+  const report: LoadReport = {
+    requests: 0,
+    byKind: {},
+    connectionErrors: [],
+    unexpected: [],
+    truncated: [],
+    assetMisses: [],
+    entries: new Map(),
+    assetsByEntry: new Map(),
+  };
   const known = new Set<string>();
   let running = true;
 
@@ -81,7 +90,8 @@ export function startLoad(url: string, options: { workers: number; pauseMs: numb
       }
     } else if (kind === 'server-error') {
       const reply = await get(kind, '/_diag/server-error', { ...BROWSER, ...DIAG }, agent);
-      if (expect(reply, '/_diag/server-error', 500) && pageDigest(reply!.body) === undefined) report.unexpected.push('/_diag/server-error: no digest');
+      if (expect(reply, '/_diag/server-error', 500) && pageDigest(reply!.body) === undefined)
+        report.unexpected.push('/_diag/server-error: no digest');
     } else if (kind === 'api-error') {
       const reply = await get(kind, '/_diag/api-error', { ...DIAG, accept: 'application/json' }, agent);
       expect(reply, '/_diag/api-error', 500);

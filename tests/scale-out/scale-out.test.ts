@@ -50,7 +50,10 @@ if (found.engine === undefined || skipped !== undefined) {
       copyBuildContext(contextB);
       // The next release: the same app with one more statement, so its client chunks get new hashes.
       appendFileSync(join(contextB, 'client/entry-client.tsx'), '\n(globalThis as Record<string, unknown>).__scaleOutRelease = "b";\n');
-      for (const [image, context] of [[IMAGE_A, contextA], [IMAGE_B, contextB]] as const) {
+      for (const [image, context] of [
+        [IMAGE_A, contextA],
+        [IMAGE_B, contextB],
+      ] as const) {
         const started = Date.now();
         await engine.must(['build', ...pull, '--network', 'host', '-t', image, context]);
         console.log(`built ${image} from ${files} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -59,7 +62,9 @@ if (found.engine === undefined || skipped !== undefined) {
       chownSync(shared, NODE_UID, NODE_UID);
       cluster = new Cluster(engine, shared);
       await cluster.start(IMAGE_A);
-      console.log(`HAProxy on ${cluster.url} → ${cluster.replicas.map((r) => `${r.name} :${r.port}`).join(', ')}; replicas trust ${BALANCER_SOURCE} only`);
+      console.log(
+        `HAProxy on ${cluster.url} → ${cluster.replicas.map((r) => `${r.name} :${r.port}`).join(', ')}; replicas trust ${BALANCER_SOURCE} only`,
+      );
     });
 
     afterAll(async () => {
@@ -78,7 +83,11 @@ if (found.engine === undefined || skipped !== undefined) {
         const digest = pageDigest(reply.body);
         expect(digest).toBeTruthy();
         const reqId = String(reply.headers['x-request-id']);
-        const served = await Promise.all(cluster.replicas.map(async (replica) => ((await cluster.logs(replica)).some((line) => line.reqId === reqId) ? replica.name : undefined)));
+        const served = await Promise.all(
+          cluster.replicas.map(async (replica) =>
+            (await cluster.logs(replica)).some((line) => line.reqId === reqId) ? replica.name : undefined,
+          ),
+        );
         const replica = served.find(Boolean)!;
         byReplica.set(replica, (byReplica.get(replica) ?? new Set()).add(digest!));
       }
@@ -101,7 +110,10 @@ if (found.engine === undefined || skipped !== undefined) {
     it('client addresses are the real clients, whatever X-Forwarded-For they send', async () => {
       const viaBalancer = await fetchOnce(`${cluster.url}/`, { localAddress: '127.0.0.2', headers: { 'x-forwarded-for': '203.0.113.9' } });
       // Straight to a replica, a forged header from an address that is not the balancer counts for nothing.
-      const direct = await fetchOnce(`http://127.0.0.1:${cluster.replicas[0]!.port}/`, { localAddress: '127.0.0.3', headers: { 'x-forwarded-for': '203.0.113.9' } });
+      const direct = await fetchOnce(`http://127.0.0.1:${cluster.replicas[0]!.port}/`, {
+        localAddress: '127.0.0.3',
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
       const logs = await cluster.allLogs();
       const addressOf = (reply: { headers: Record<string, unknown> }) =>
         logs.find((line) => line.reqId === reply.headers['x-request-id'] && line.msg === 'request completed')?.ip;
@@ -111,7 +123,8 @@ if (found.engine === undefined || skipped !== undefined) {
 
     it("the protocol is the balancer's X-Forwarded-Proto: a client's forged https is replaced", async () => {
       // The app compares a loader's redirect with the request's origin, protocol included.
-      const redirect = (to: string) => fetchOnce(`${cluster.url}/_diag/redirect?to=${encodeURIComponent(to)}`, { headers: { ...DIAG, 'x-forwarded-proto': 'https' } });
+      const redirect = (to: string) =>
+        fetchOnce(`${cluster.url}/_diag/redirect?to=${encodeURIComponent(to)}`, { headers: { ...DIAG, 'x-forwarded-proto': 'https' } });
       const sameOrigin = await redirect(`${cluster.url}/`);
       expect(sameOrigin.status).toBe(302);
       expect(sameOrigin.headers.location).toBe(`${cluster.url}/`);
@@ -120,7 +133,13 @@ if (found.engine === undefined || skipped !== undefined) {
 
     it('rate limits are per real client, not per balancer', async () => {
       const report = JSON.stringify({ kind: 'caught', digest: 'c-1a2b3c4d5e6f', type: 'TypeError', message: 'x is undefined', path: '/' });
-      const post = (localAddress: string) => fetchOnce(`${cluster.url}/api/client-errors`, { localAddress, method: 'POST', headers: { 'content-type': 'application/json' }, body: report });
+      const post = (localAddress: string) =>
+        fetchOnce(`${cluster.url}/api/client-errors`, {
+          localAddress,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: report,
+        });
       // More than both replicas together allow one client (each counts on its own).
       const statuses: number[] = [];
       for (let i = 0; i <= 2 * REPORTS_PER_MINUTE; i += 1) statuses.push((await post('127.0.0.4')).status);
@@ -153,7 +172,9 @@ if (found.engine === undefined || skipped !== undefined) {
       for (const slot of [0, 1]) {
         const started = Date.now();
         const { exitCode } = await cluster.replace(slot, IMAGE_B);
-        console.log(`replaced app${slot + 1} with ${IMAGE_B} in ${((Date.now() - started) / 1000).toFixed(1)} s (old one exited ${exitCode})`);
+        console.log(
+          `replaced app${slot + 1} with ${IMAGE_B} in ${((Date.now() - started) / 1000).toFixed(1)} s (old one exited ${exitCode})`,
+        );
         expect(exitCode).toBe('0');
         if (slot === 0) await expectSkewServed(cluster.replicas[0]!, cluster.replicas[1]!);
       }
@@ -164,7 +185,9 @@ if (found.engine === undefined || skipped !== undefined) {
       const [entryA, entryB] = [entries[0]!, entries.at(-1)!];
       const newAssets = [...(report.assetsByEntry.get(entryB) ?? [])].filter((asset) => !report.assetsByEntry.get(entryA)?.has(asset));
       const retired = [...cluster.retiredLogs.values()].flatMap((text) => text.split('\n'));
-      const skew = retired.filter((line) => newAssets.some((asset) => line.includes(`"path":"${asset}"`) && line.includes('"statusCode":200'))).length;
+      const skew = retired.filter((line) =>
+        newAssets.some((asset) => line.includes(`"path":"${asset}"`) && line.includes('"statusCode":200')),
+      ).length;
       console.log(
         `roll under load: ${report.requests} requests ${JSON.stringify(report.byKind)}; pages per entry ${JSON.stringify(Object.fromEntries(report.entries))}; ` +
           `new assets ${newAssets.length}, served by old replicas ${skew} times; connection errors ${report.connectionErrors.length}, ` +

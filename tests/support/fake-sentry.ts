@@ -51,7 +51,8 @@ export function parseEnvelope(raw: Buffer): Pick<Envelope, 'header' | 'items'> {
   return { header, items };
 }
 
-export type IngestMode = { kind: 'ok' } | { kind: 'rate-limited'; retryAfter: string; limits: string } | { kind: 'hang' } | { kind: 'redirect' };
+export type IngestMode =
+  { kind: 'ok' } | { kind: 'rate-limited'; retryAfter: string; limits: string } | { kind: 'hang' } | { kind: 'redirect' };
 
 /** A real HTTP server standing in for Sentry's ingest: records and parses every envelope. */
 export class FakeSentry {
@@ -95,7 +96,10 @@ export class FakeSentry {
 
   /** Error events (item type "event"). */
   events(): Record<string, unknown>[] {
-    return this.envelopes.flatMap((e) => e.items).filter((i) => i.header.type === 'event' && i.json).map((i) => i.json!);
+    return this.envelopes
+      .flatMap((e) => e.items)
+      .filter((i) => i.header.type === 'event' && i.json)
+      .map((i) => i.json!);
   }
 
   /** Every trace id seen in envelope headers, transactions or streamed spans (span v2 items). */

@@ -15,7 +15,6 @@ import { createLogger } from '../../server/logger.ts';
 import { createRefusalSummary, type RefusalSummary } from '../../server/refusal-summary.ts';
 import { ServerLog } from '../../tools/harness/server-log.ts';
 
-
 export const DIAG_TOKEN = 'test-diagnostics-token-0123456789';
 export const DIAG = { 'x-diagnostics-token': DIAG_TOKEN };
 export const CLIENT_DIR = join(import.meta.dirname, '../../dist/client');
@@ -37,8 +36,19 @@ export interface TestApp {
  * `renderer` swaps the app's route table for a test's (createRenderer in client/entry-server.tsx).
  * `refusalWindowMs` shortens the 429 summary's window for tests that wait for it to close.
  */
-export function createTestApp(env: Record<string, string> = {}, deps: Partial<AppDeps> = {}, renderer: Renderer = appRenderer, refusalWindowMs?: number): TestApp {
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'debug', DIAGNOSTICS_TOKEN: DIAG_TOKEN, DIGEST_KEY: 'test-digest-key-0123456789', ...env });
+export function createTestApp(
+  env: Record<string, string> = {},
+  deps: Partial<AppDeps> = {},
+  renderer: Renderer = appRenderer,
+  refusalWindowMs?: number,
+): TestApp {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'debug',
+    DIAGNOSTICS_TOKEN: DIAG_TOKEN,
+    DIGEST_KEY: 'test-digest-key-0123456789',
+    ...env,
+  });
   const logs = new ServerLog();
   const logger = createLogger(config, logs);
   const frontend = createProdFrontend(CLIENT_DIR, renderer);

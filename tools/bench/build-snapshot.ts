@@ -22,7 +22,10 @@ export function removeBuildSnapshot(): void {
 
 /** Every file the manifest names must be there, or the copy caught a build half-written. */
 function assertComplete(clientDir: string): void {
-  const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; css?: string[] }>;
+  const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<
+    string,
+    { file: string; css?: string[] }
+  >;
   for (const chunk of Object.values(manifest)) {
     for (const file of [chunk.file, ...(chunk.css ?? [])]) {
       if (!existsSync(join(clientDir, file))) throw new Error(`the build is incomplete (${file} is missing): run npm run build and retry`);

@@ -33,19 +33,17 @@ function page(path: (url: URL) => string): RequestHandler {
       page: { assets, preloadsFor: chunksFromManifest(manifest), requestId: randomUUID(), hostname: 'localhost' },
     });
     if (outcome.type !== 'render') return void res.status(500).type(HTML).send(MINIMAL_500);
-    const stream = outcome.render(
-      {
-        onShellReady() {
-          res.status(200).type(HTML);
-          stream.pipe(res);
-        },
-        onShellError() {
-          res.status(500).type(HTML).send(MINIMAL_500);
-        },
-        // Errors after the shell are React's to show; the floor keeps no log.
-        onError: () => undefined,
+    const stream = outcome.render({
+      onShellReady() {
+        res.status(200).type(HTML);
+        stream.pipe(res);
       },
-    );
+      onShellError() {
+        res.status(500).type(HTML).send(MINIMAL_500);
+      },
+      // Errors after the shell are React's to show; the floor keeps no log.
+      onError: () => undefined,
+    });
     res.on('close', () => {
       if (!res.writableFinished) stream.abort();
     });
@@ -61,10 +59,22 @@ const app = express();
 app.disable('x-powered-by');
 app.get('/healthz', (_req, res) => void res.type('text/plain').send('ok'));
 app.use('/assets', express.static(join(CLIENT_DIR, 'assets'), { immutable: true, maxAge: '1y', index: false }));
-app.get('/', page(() => '/'));
-app.get('/slow', page((url) => `/_diag/slow${url.search}`));
-app.get('/stream-error', page(() => '/_diag/stream-error'));
-app.get('/error', page(() => '/_diag/server-error'));
+app.get(
+  '/',
+  page(() => '/'),
+);
+app.get(
+  '/slow',
+  page((url) => `/_diag/slow${url.search}`),
+);
+app.get(
+  '/stream-error',
+  page(() => '/_diag/stream-error'),
+);
+app.get(
+  '/error',
+  page(() => '/_diag/server-error'),
+);
 app.get('/api/error', () => {
   throw new Error('floor: a JSON route threw');
 });

@@ -45,15 +45,22 @@ function notes(report: BenchReport): string[] {
 
 function extras(report: BenchReport): string[] {
   const lines = report.streaming.map(
-    (timing) => `Streaming ${timing.path} (median of ${timing.samples}, idle server): first chunk ${ms(timing.firstChunkMs)}, complete ${ms(timing.totalMs)}`,
+    (timing) =>
+      `Streaming ${timing.path} (median of ${timing.samples}, idle server): first chunk ${ms(timing.firstChunkMs)}, complete ${ms(timing.totalMs)}`,
   );
   const { coldStart, peakRssMb, firstLoadJs } = report;
-  lines.push(`Cold start (spawn → first 200 on /healthz), median of ${coldStart.runsMs.length}: ${ms(coldStart.medianMs)} (${coldStart.runsMs.map((run) => run.toFixed(0)).join(', ')} ms)`);
-  lines.push(`Peak RSS (VmHWM) after the load: server ${peakRssMb.server.toFixed(1)} MB; floors: node:http ${peakRssMb.httpFloor.toFixed(1)} MB, Express+React ${peakRssMb.reactFloor.toFixed(1)} MB`);
+  lines.push(
+    `Cold start (spawn → first 200 on /healthz), median of ${coldStart.runsMs.length}: ${ms(coldStart.medianMs)} (${coldStart.runsMs.map((run) => run.toFixed(0)).join(', ')} ms)`,
+  );
+  lines.push(
+    `Peak RSS (VmHWM) after the load: server ${peakRssMb.server.toFixed(1)} MB; floors: node:http ${peakRssMb.httpFloor.toFixed(1)} MB, Express+React ${peakRssMb.reactFloor.toFixed(1)} MB`,
+  );
   const files = firstLoadJs.files.map((file) => `${file.path} ${(file.gzipBytes / 1024).toFixed(1)} KB`).join(', ');
   lines.push(`First-load JS of / (gzip, zlib default level): ${(firstLoadJs.gzipBytes / 1024).toFixed(1)} KB (${files})`);
   const floor = report.httpFloor;
-  lines.push(`node:http floor (same HTML bytes as /): ${floor.rps.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, CPU ${floor.cpuUsPerRequest.toFixed(0)} µs/req`);
+  lines.push(
+    `node:http floor (same HTML bytes as /): ${floor.rps.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, CPU ${floor.cpuUsPerRequest.toFixed(0)} µs/req`,
+  );
   return lines;
 }
 
@@ -62,7 +69,16 @@ function targetLines(targets: Target[]): string[] {
 }
 
 export function renderText(report: BenchReport): string {
-  return [toText(benchTable(report.rows, report.targets)), '', ...extras(report), '', 'Targets:', ...targetLines(report.targets).map((line) => `  ${line}`), '', ...notes(report)].join('\n');
+  return [
+    toText(benchTable(report.rows, report.targets)),
+    '',
+    ...extras(report),
+    '',
+    'Targets:',
+    ...targetLines(report.targets).map((line) => `  ${line}`),
+    '',
+    ...notes(report),
+  ].join('\n');
 }
 
 export function renderMarkdown(report: BenchReport): string {

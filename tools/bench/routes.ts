@@ -22,7 +22,13 @@ export const STREAMED_PATH = `/_diag/slow?ms=${STREAMED_MS}`;
 
 export function benchRoutes(assetPath: string): BenchRoute[] {
   return [
-    { id: 'page', label: `streamed page (${STREAMED_MS} ms section)`, path: STREAMED_PATH, expect: 200, floorPath: `/slow?ms=${STREAMED_MS}` },
+    {
+      id: 'page',
+      label: `streamed page (${STREAMED_MS} ms section)`,
+      path: STREAMED_PATH,
+      expect: 200,
+      floorPath: `/slow?ms=${STREAMED_MS}`,
+    },
     { id: 'server-error', label: 'server error page', path: '/_diag/server-error', expect: 500, floorPath: '/error', failure: true },
     { id: 'stream-error', label: 'mid-stream error', path: '/_diag/stream-error', expect: 200, floorPath: '/stream-error' },
     { id: 'api-error', label: 'JSON error', path: '/_diag/api-error', expect: 500, floorPath: '/api/error', failure: true },

@@ -59,7 +59,14 @@ function assertRunning(server: RunningServer, what: string): void {
   if (!server.isRunning()) throw new Error(`the server exited during ${what}:\n${server.stderr()}`);
 }
 
-async function loadAll(server: RunningServer, routes: BenchRoute[], pathOf: (route: BenchRoute) => string, settings: Settings, who: string, logBytes?: () => number) {
+async function loadAll(
+  server: RunningServer,
+  routes: BenchRoute[],
+  pathOf: (route: BenchRoute) => string,
+  settings: Settings,
+  who: string,
+  logBytes?: () => number,
+) {
   const results = new Map<string, Measured>();
   for (const route of routes) {
     const measured = await loadRoute(server.pid, server.url + pathOf(route), { ...BROWSER_HEADERS }, route.expect, settings, logBytes);
@@ -67,7 +74,9 @@ async function loadAll(server: RunningServer, routes: BenchRoute[], pathOf: (rou
     results.set(route.id, measured);
     const flag = measured.unexpected === 0 ? '' : `  UNEXPECTED ${JSON.stringify(measured.statuses)} errors ${measured.errors}`;
     const log = logBytes ? `  log ${measured.logBytesPerRequest.toFixed(0)} B/req` : '';
-    console.log(`  ${who.padEnd(14)} ${route.label.padEnd(30)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms${log}${flag}`);
+    console.log(
+      `  ${who.padEnd(14)} ${route.label.padEnd(30)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms${log}${flag}`,
+    );
   }
   return results;
 }
@@ -96,7 +105,8 @@ async function benchOurServer(settings: Settings) {
     const routes = benchRoutes(entryScript(html));
     const js = await firstLoadJs(server.url, html);
     const streaming = [];
-    for (const path of ['/', STREAMED_PATH]) streaming.push(await streamTiming(server.url, path, { ...BROWSER_HEADERS }, STREAM_TIMING_SAMPLES));
+    for (const path of ['/', STREAMED_PATH])
+      streaming.push(await streamTiming(server.url, path, { ...BROWSER_HEADERS }, STREAM_TIMING_SAMPLES));
     const results = await loadAll(server, routes, (route) => route.path, settings, 'server', logBytes);
     return { html, routes, js, streaming, results, peakRssMb: memoryMb(server.pid, 'VmHWM') };
   } finally {
@@ -143,17 +153,24 @@ function startWatchdog(settings: Settings): void {
 
 async function collect(settings: Settings): Promise<{ report: BenchReport; unexpected: number }> {
   const busyBefore = await machineBusy(BUSY_SAMPLE_MS);
-  if (busyBefore > BUSY_WARNING) console.log(`bench: WARNING the machine is ${(busyBefore * 100).toFixed(0)}% busy before the run: expect noisy numbers`);
+  if (busyBefore > BUSY_WARNING)
+    console.log(`bench: WARNING the machine is ${(busyBefore * 100).toFixed(0)}% busy before the run: expect noisy numbers`);
   const coldStart = await coldStartMs(COLD_START_SAMPLES, SERVER_LOG_LEVEL);
   const ours = await benchOurServer(settings);
-  const http = await benchFloor(() => startHttpFloor(ours.html, serverCpus(settings)), async (floor) => {
-    const root: BenchRoute = { id: 'http', label: 'fixed HTML', path: '/', expect: 200, floorPath: '/' };
-    return (await loadAll(floor, [root], () => '/', settings, 'node:http')).get('http')!;
-  });
-  const react = await benchFloor(() => startReactFloor(serverCpus(settings)), async (floor) => {
-    const routes = withFloorAsset(ours.routes, entryScript(await homeHtml(floor)));
-    return { routes, measured: await loadAll(floor, routes, (route) => route.floorPath, settings, 'express+react') };
-  });
+  const http = await benchFloor(
+    () => startHttpFloor(ours.html, serverCpus(settings)),
+    async (floor) => {
+      const root: BenchRoute = { id: 'http', label: 'fixed HTML', path: '/', expect: 200, floorPath: '/' };
+      return (await loadAll(floor, [root], () => '/', settings, 'node:http')).get('http')!;
+    },
+  );
+  const react = await benchFloor(
+    () => startReactFloor(serverCpus(settings)),
+    async (floor) => {
+      const routes = withFloorAsset(ours.routes, entryScript(await homeHtml(floor)));
+      return { routes, measured: await loadAll(floor, routes, (route) => route.floorPath, settings, 'express+react') };
+    },
+  );
 
   const rows = toRows(react.results.routes, ours.results, react.results.measured, http.results);
   const report: BenchReport = {
@@ -176,7 +193,9 @@ async function main(): Promise<number> {
   const settings = readSettings();
   startWatchdog(settings);
   const pinning = settings.pinned ? `servers on CPU ${SERVER_CPU}, load from CPU ${BENCH_CPU}` : 'not pinned';
-  console.log(`bench: ${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per route, server LOG_LEVEL=${SERVER_LOG_LEVEL}, ${pinning}`);
+  console.log(
+    `bench: ${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per route, server LOG_LEVEL=${SERVER_LOG_LEVEL}, ${pinning}`,
+  );
   const { report, unexpected } = await collect(settings);
   console.log(`\n${renderText(report)}\n`);
   console.log(`Wrote ${writeArtifacts(report).join(' and ')}`);

@@ -41,7 +41,20 @@ function ratio(value: number): string {
 
 export function benchTable(rows: Row[], targets: Target[]): Table {
   return {
-    headers: ['route', 'path', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req (floor)', 'log B/req', 'statuses', '× node:http', '× Express+React', 'floor path', 'target'],
+    headers: [
+      'route',
+      'path',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'CPU µs/req (floor)',
+      'log B/req',
+      'statuses',
+      '× node:http',
+      '× Express+React',
+      'floor path',
+      'target',
+    ],
     numeric: [false, false, true, true, true, true, true, false, true, true, false, false],
     rows: rows.map((row) => [
       row.label,

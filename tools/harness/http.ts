@@ -49,7 +49,16 @@ export function fetchOnce(url: string, options: RequestOptions = {}): Promise<Fe
         const rest = decoder.end();
         if (rest) chunks.push(rest);
         const bytes = Buffer.concat(buffers);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, chunks, body: chunks.join(''), bytes, complete: res.complete, firstChunkMs, totalMs: performance.now() - started });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          chunks,
+          body: chunks.join(''),
+          bytes,
+          complete: res.complete,
+          firstChunkMs,
+          totalMs: performance.now() - started,
+        });
       });
       res.on('error', reject);
     });

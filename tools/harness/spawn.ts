@@ -91,7 +91,12 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<RunningSe
   const [command, commandArgs] = options.cpus === undefined ? [file, args] : ['taskset', ['-c', options.cpus, file, ...args]];
   const stdoutFd = options.stdoutFile === undefined ? undefined : openSync(options.stdoutFile, 'a');
   // A process group of its own, as a terminal gives: stop() and a test's Ctrl-C reach npm's node too.
-  const child = spawn(command, commandArgs, { cwd: ROOT, env: serverEnv(port, options.env ?? {}), stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, commandArgs, {
+    cwd: ROOT,
+    env: serverEnv(port, options.env ?? {}),
+    stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
+    detached: true,
+  });
   if (stdoutFd !== undefined) closeSync(stdoutFd); // the child holds its own copy
   groups.add(child.pid!);
   const logs = new ServerLog(options.keepLines ?? true);

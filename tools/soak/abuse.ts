@@ -37,13 +37,22 @@ const REPORT = JSON.stringify({ kind: 'recoverable', digest: 'c-abuse0001', type
 const KINDS: { name: string; shot: (n: number) => Shot }[] = [
   {
     name: 'big headers (14 KB)',
-    shot: () => ({ method: 'GET', path: '/no-such-page', headers: { 'user-agent': BROWSER_UA, 'x-padding': BIG_HEADER_MARKER.padEnd(BIG_HEADER_BYTES, 'x') } }),
+    shot: () => ({
+      method: 'GET',
+      path: '/no-such-page',
+      headers: { 'user-agent': BROWSER_UA, 'x-padding': BIG_HEADER_MARKER.padEnd(BIG_HEADER_BYTES, 'x') },
+    }),
   },
   // A new path each time, so no cache of ours helps it.
   { name: '404 flood', shot: (n) => ({ method: 'GET', path: `/flood/${n}`, headers: { 'user-agent': BROWSER_UA } }) },
   {
     name: 'report flood',
-    shot: () => ({ method: 'POST', path: CLIENT_ERRORS_PATH, headers: { 'content-type': 'application/json', 'user-agent': BROWSER_UA }, body: REPORT }),
+    shot: () => ({
+      method: 'POST',
+      path: CLIENT_ERRORS_PATH,
+      headers: { 'content-type': 'application/json', 'user-agent': BROWSER_UA },
+      body: REPORT,
+    }),
   },
 ];
 
@@ -77,7 +86,14 @@ async function run(base: string, logs: ServerLog, name: string, shot: (n: number
   agent.destroy();
   // Lines of the last responses are written when they finish: let stdout catch up.
   await new Promise((resolve) => setTimeout(resolve, 200));
-  return { name, requests: sent, statuses, lines: logs.count - before.lines, bytes: logs.bytes - before.bytes, seconds: (performance.now() - started) / 1000 };
+  return {
+    name,
+    requests: sent,
+    statuses,
+    lines: logs.count - before.lines,
+    bytes: logs.bytes - before.bytes,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 export async function abusiveClients(base: string, logs: ServerLog): Promise<Abuse[]> {

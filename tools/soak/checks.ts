@@ -41,11 +41,18 @@ const refusedInDrain = (o: Outcome) => o.phase === 'drain' && o.status === undef
 function tally(outcomes: Outcome[], describe: (o: Outcome) => string): string {
   const counts = new Map<string, number>();
   for (const o of outcomes) counts.set(describe(o), (counts.get(describe(o)) ?? 0) + 1);
-  return [...counts].slice(0, 6).map(([what, n]) => `${n}× ${what}`).join('; ');
+  return [...counts]
+    .slice(0, 6)
+    .map(([what, n]) => `${n}× ${what}`)
+    .join('; ');
 }
 
 function check(name: string, bad: Outcome[], total: number, describe: (o: Outcome) => string): Check {
-  return { name, pass: bad.length === 0, detail: bad.length === 0 ? `${total} checked` : `${bad.length} of ${total}: ${tally(bad, describe)}` };
+  return {
+    name,
+    pass: bad.length === 0,
+    detail: bad.length === 0 ? `${total} checked` : `${bad.length} of ${total}: ${tally(bad, describe)}`,
+  };
 }
 
 const what = (o: Outcome) => `${o.kind.name} → ${o.status ?? o.error}`;
@@ -53,8 +60,18 @@ const what = (o: Outcome) => `${o.kind.name} → ${o.status ?? o.error}`;
 function statusChecks(facts: SoakFacts): Check[] {
   const answered = facts.outcomes.filter((o) => !refusedInDrain(o));
   return [
-    check('no 5xx besides the diagnostic error routes', answered.filter((o) => (o.status ?? 0) >= 500 && o.kind.expect < 500), answered.length, what),
-    check('every request answered its expected status', answered.filter((o) => o.status !== o.kind.expect || (o.error !== undefined && !o.complete)), answered.length, what),
+    check(
+      'no 5xx besides the diagnostic error routes',
+      answered.filter((o) => (o.status ?? 0) >= 500 && o.kind.expect < 500),
+      answered.length,
+      what,
+    ),
+    check(
+      'every request answered its expected status',
+      answered.filter((o) => o.status !== o.kind.expect || (o.error !== undefined && !o.complete)),
+      answered.length,
+      what,
+    ),
   ];
 }
 
@@ -62,18 +79,39 @@ function digestChecks(facts: SoakFacts): Check[] {
   const all = [...facts.outcomes, ...facts.inFlight].filter((o) => o.complete);
   const failures = all.filter((o) => o.kind.failure);
   const withDigest = all.filter((o) => o.digests.length > 0);
-  const inLog = (o: Outcome, digest: string) => facts.logs.failuresByReq.get(o.reqId ?? '')?.some((line) => line.digest === digest) === true;
+  const inLog = (o: Outcome, digest: string) =>
+    facts.logs.failuresByReq.get(o.reqId ?? '')?.some((line) => line.digest === digest) === true;
   const failureLines = (o: Outcome) => facts.logs.failuresByReq.get(o.reqId ?? '')?.length ?? 0;
   const withId = all.filter((o) => o.reqId !== undefined);
   const ours = new Set(withId.map((o) => o.reqId));
   const strays = [...facts.logs.failuresByReq.keys()].filter((id) => !ours.has(id)).length + facts.logs.otherFailures.length;
   const logged = withId.filter((o) => o.kind.accessLogged);
-  const once = check('each failure logged exactly once; pages, 4xx and disconnects never', withId.filter((o) => failureLines(o) !== (o.kind.failure ? 1 : 0)), withId.length, (o) => `${o.kind.name} logged ${failureLines(o)}×`);
+  const once = check(
+    'each failure logged exactly once; pages, 4xx and disconnects never',
+    withId.filter((o) => failureLines(o) !== (o.kind.failure ? 1 : 0)),
+    withId.length,
+    (o) => `${o.kind.name} logged ${failureLines(o)}×`,
+  );
   return [
-    check('every failure response carries a digest', failures.filter((o) => o.digests.length === 0), failures.length, what),
-    check('every digest in a response is a level-50 line with the same request id', withDigest.filter((o) => !o.digests.every((d) => inLog(o, d))), withDigest.length, (o) => `${o.kind.name} ${o.digests.join(',')}`),
+    check(
+      'every failure response carries a digest',
+      failures.filter((o) => o.digests.length === 0),
+      failures.length,
+      what,
+    ),
+    check(
+      'every digest in a response is a level-50 line with the same request id',
+      withDigest.filter((o) => !o.digests.every((d) => inLog(o, d))),
+      withDigest.length,
+      (o) => `${o.kind.name} ${o.digests.join(',')}`,
+    ),
     strays === 0 ? once : { ...once, pass: false, detail: `${once.detail}; ${strays} error lines for requests the soak did not see` },
-    check('one access line per request (health checks and assets excepted)', logged.filter((o) => facts.logs.accessByReq.get(o.reqId!) !== 1), logged.length, (o) => `${o.kind.name} ×${facts.logs.accessByReq.get(o.reqId!) ?? 0}`),
+    check(
+      'one access line per request (health checks and assets excepted)',
+      logged.filter((o) => facts.logs.accessByReq.get(o.reqId!) !== 1),
+      logged.length,
+      (o) => `${o.kind.name} ×${facts.logs.accessByReq.get(o.reqId!) ?? 0}`,
+    ),
   ];
 }
 
@@ -81,11 +119,23 @@ function resourceChecks(facts: SoakFacts): Check[] {
   const { rssMb, fds } = facts;
   const growth = (rssMb.end - rssMb.warm) / rssMb.warm;
   return [
-    { name: 'server stayed up until SIGTERM', pass: facts.aliveUntilSigterm, detail: facts.aliveUntilSigterm ? 'alive' : `exited early: ${facts.stderr.slice(0, 200)}` },
-    { name: `RSS at the end ≤ ${RSS_MAX_GROWTH * 100}% above RSS after warm-up`, pass: growth <= RSS_MAX_GROWTH, detail: `${rssMb.warm.toFixed(1)} → ${rssMb.end.toFixed(1)} MB (${(growth * 100).toFixed(1)}%)` },
+    {
+      name: 'server stayed up until SIGTERM',
+      pass: facts.aliveUntilSigterm,
+      detail: facts.aliveUntilSigterm ? 'alive' : `exited early: ${facts.stderr.slice(0, 200)}`,
+    },
+    {
+      name: `RSS at the end ≤ ${RSS_MAX_GROWTH * 100}% above RSS after warm-up`,
+      pass: growth <= RSS_MAX_GROWTH,
+      detail: `${rssMb.warm.toFixed(1)} → ${rssMb.end.toFixed(1)} MB (${(growth * 100).toFixed(1)}%)`,
+    },
     { name: `open descriptors did not grow (slack ${FD_SLACK})`, pass: fds.end <= fds.warm + FD_SLACK, detail: `${fds.warm} → ${fds.end}` },
     { name: 'nothing on stderr', pass: facts.stderr === '', detail: facts.stderr === '' ? 'empty' : facts.stderr.slice(0, 200) },
-    { name: 'stdout is JSON lines only', pass: facts.logs.notJson.length === 0, detail: `${facts.logs.count} lines${facts.logs.notJson.length ? `; first other: ${facts.logs.notJson[0]!.slice(0, 120)}` : ''}` },
+    {
+      name: 'stdout is JSON lines only',
+      pass: facts.logs.notJson.length === 0,
+      detail: `${facts.logs.count} lines${facts.logs.notJson.length ? `; first other: ${facts.logs.notJson[0]!.slice(0, 120)}` : ''}`,
+    },
   ];
 }
 
@@ -94,9 +144,23 @@ function drainChecks(facts: SoakFacts): Check[] {
   const begun = drain.filter((o) => o.status !== undefined && !o.kind.disconnect);
   const last = facts.logs.last;
   return [
-    check('streams in flight at SIGTERM finished (200, body ends </html>)', facts.inFlight.filter((o) => o.status !== 200 || !o.complete || !o.wholeDocument), facts.inFlight.length, what),
-    check('responses begun during the drain completed', begun.filter((o) => !o.complete), begun.length, what),
-    { name: 'exit code 0 after SIGTERM', pass: facts.exit.code === 0, detail: `code ${facts.exit.code}, signal ${facts.exit.signal}; ${drain.filter(refusedInDrain).length} arriving clients refused` },
+    check(
+      'streams in flight at SIGTERM finished (200, body ends </html>)',
+      facts.inFlight.filter((o) => o.status !== 200 || !o.complete || !o.wholeDocument),
+      facts.inFlight.length,
+      what,
+    ),
+    check(
+      'responses begun during the drain completed',
+      begun.filter((o) => !o.complete),
+      begun.length,
+      what,
+    ),
+    {
+      name: 'exit code 0 after SIGTERM',
+      pass: facts.exit.code === 0,
+      detail: `code ${facts.exit.code}, signal ${facts.exit.signal}; ${drain.filter(refusedInDrain).length} arriving clients refused`,
+    },
     { name: 'last log line is "stopped" (clean)', pass: last?.msg === 'stopped' && last.clean === true, detail: stoppedDetail(facts.logs) },
   ];
 }
@@ -117,13 +181,25 @@ function abuseChecks(facts: SoakFacts): Check[] {
   const byName = new Map(facts.abuse.map((abuse) => [abuse.name, abuse]));
   const perRequest = (name: string): Check => {
     const abuse = byName.get(name)!;
-    return { name: `${name}: at most one line per request`, pass: abuse.lines <= abuse.requests, detail: `${abuse.lines} lines for ${abuse.requests} requests` };
+    return {
+      name: `${name}: at most one line per request`,
+      pass: abuse.lines <= abuse.requests,
+      detail: `${abuse.lines} lines for ${abuse.requests} requests`,
+    };
   };
   const reports = byName.get('report flood')!;
   const reportBound = 2 * ACCEPTED_REPORTS + SUMMARY_LINES;
   return [
-    { name: 'an abusive client\'s 14 KB header is in no log line', pass: facts.logs.markedLines === 0, detail: `${facts.logs.markedLines} lines contain it` },
-    { name: `no log line over ${MAX_LINE_BYTES} bytes`, pass: facts.logs.longestLineBytes <= MAX_LINE_BYTES, detail: `longest ${facts.logs.longestLineBytes} bytes` },
+    {
+      name: "an abusive client's 14 KB header is in no log line",
+      pass: facts.logs.markedLines === 0,
+      detail: `${facts.logs.markedLines} lines contain it`,
+    },
+    {
+      name: `no log line over ${MAX_LINE_BYTES} bytes`,
+      pass: facts.logs.longestLineBytes <= MAX_LINE_BYTES,
+      detail: `longest ${facts.logs.longestLineBytes} bytes`,
+    },
     perRequest('big headers (14 KB)'),
     perRequest('404 flood'),
     {

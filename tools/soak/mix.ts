@@ -45,7 +45,12 @@ export function buildMix(assetPath: string): Kind[] {
     kind({ name: '404 JSON', path: '/api/anything', expect: 404 }),
     kind({ name: 'bad encoding', path: '/%E0%A4%A', expect: 400 }),
     kind({ name: 'POST /', method: 'POST', path: '/', expect: 405 }),
-    kind({ name: 'wrong diag token', path: '/_diag/server-error', expect: 404, headers: { ...plain, [DIAGNOSTICS_HEADER]: `${DIAGNOSTICS_TOKEN}-wrong` } }),
+    kind({
+      name: 'wrong diag token',
+      path: '/_diag/server-error',
+      expect: 404,
+      headers: { ...plain, [DIAGNOSTICS_HEADER]: `${DIAGNOSTICS_TOKEN}-wrong` },
+    }),
     kind({ name: 'disconnect mid-stream', path: `/_diag/slow?ms=${DISCONNECT_SLOW_MS}`, expect: 200, disconnect: true }),
   ];
 }

@@ -50,7 +50,9 @@ export function abuseTable(abuse: Abuse[]): Table {
       a.name,
       String(a.requests),
       (a.requests / a.seconds).toFixed(0),
-      Object.entries(a.statuses).map(([status, n]) => `${status}×${n}`).join(' '),
+      Object.entries(a.statuses)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(' '),
       String(a.lines),
       (a.lines / a.requests).toFixed(3),
       String(a.bytes),

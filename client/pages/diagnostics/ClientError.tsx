@@ -5,7 +5,11 @@ const noSubscription = () => () => {};
 
 export default function ClientError() {
   // False on the server and while hydrating, true once hydrated (React docs, useSyncExternalStore's getServerSnapshot).
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   if (hydrated) throw new Error('Diagnostic client error: thrown in the browser after hydration');
   return (
     <>
