@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pageDigest, streamedDigest } from '../tools/harness/digests.ts';
 import { ROOT } from '../tools/harness/paths.ts';
 import { startServer, type RunningServer } from './support/server.ts';
@@ -73,6 +73,8 @@ describe('one failure, one digest', () => {
       } finally {
         agent.destroy();
       }
+      // A response can arrive before the server's line about it has been read from its stdout.
+      await vi.waitFor(() => expect(server.logs.failures()).toHaveLength(FAILURES.length * REQUESTS_PER_FAILURE));
       const logged = new Map<string, Set<string>>();
       for (const line of server.logs.failures()) {
         const path = String(line.path);
@@ -93,8 +95,8 @@ describe('one failure, one digest', () => {
     const agent = new Agent();
     const res = await get(agent, `${server.url}/_diag/server-error`);
     agent.destroy();
-    const [line] = server.logs.failures(res.reqId);
-    const stack = (line?.error as { stack?: string } | undefined)?.stack ?? '';
+    const line = await server.logs.waitFor((l) => l.reqId === res.reqId && l.error !== undefined);
+    const stack = line.error?.stack ?? '';
     expect(stack).toMatch(/^ {4}at ServerError \(\S*\/client\/pages\/diagnostics\/ServerError\.tsx:\d+:\d+\)$/m);
     expect(stack).not.toMatch(/dist\/server/);
   });

@@ -81,7 +81,8 @@ describe('shutdown', () => {
     expect(page).toMatchObject({ status: 200, connection: 'close' });
 
     await server.logs.waitFor((line) => String(line.msg).startsWith('draining'));
-    await expect(freshGet(`${server.url}/readyz`)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    // Refused once the listener is closed; a connection that raced the close is cut as idle.
+    await expect(freshGet(`${server.url}/readyz`)).rejects.toMatchObject({ code: expect.stringMatching(/^ECONN(REFUSED|RESET)$/) });
     expect((await server.exited).code).toBe(0);
   });
 

@@ -39,11 +39,10 @@ export function renderToText(
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     let html = '';
-    const timer = setTimeout(() => {
-      const timeout = new ErrorPageTimeoutError(timeoutMs);
-      reject(timeout);
-      stream.abort(timeout);
-    }, timeoutMs);
+    // Set once the stream exists (a render that throws at once must leave no timer behind);
+    // fail() may run before that.
+    // eslint-disable-next-line prefer-const
+    let timer: NodeJS.Timeout | undefined;
     const fail = (error: unknown) => {
       clearTimeout(timer);
       reject(error);
@@ -60,6 +59,11 @@ export function renderToText(
       },
     });
     const stream = renderer.renderErrorPage(props, { nonce, onAllReady: () => stream.pipe(sink), onShellError: fail, onError: fail });
+    timer = setTimeout(() => {
+      const timeout = new ErrorPageTimeoutError(timeoutMs);
+      reject(timeout);
+      stream.abort(timeout);
+    }, timeoutMs);
   });
 }
 
