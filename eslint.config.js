@@ -28,7 +28,7 @@ export default tseslint.config(
       ],
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
       // The host's objects are factories' closures, never classes that use `this`: passing their
-      // functions around unbound is the style (STYLE.md, "Factories, not singletons").
+      // functions around unbound is the style (e.g. createApp(config, deps) in server/app.ts).
       '@typescript-eslint/unbound-method': 'off',
       // pino-http types the request id as string | number | object; ours is always a string
       // (access-log.ts's genReqId makes it).

@@ -2,7 +2,7 @@ import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from 'vite';
 
-/** Where the operator's tool is built to: package.json's `bin` names this file. */
+/** Where the operator's tool is built to: the Dockerfile links it onto PATH as react-ssr-host-digest. */
 const OUT_DIR = 'dist/cli';
 const ENTRY_FILE = 'digest.js';
 
@@ -18,7 +18,7 @@ export default defineConfig({
   },
   plugins: [
     {
-      // A package bin runs by its shebang: the file must be executable wherever it is copied.
+      // The tool runs by its shebang: the file must be executable wherever it is copied.
       name: 'react-ssr-host:executable-bin',
       writeBundle() {
         chmodSync(join(OUT_DIR, ENTRY_FILE), 0o755);
