@@ -176,6 +176,8 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   async function data(context: PageRequestContext, routeIds: readonly string[]): Promise<DataOutcome> {
     const matches = match(context);
     if (matches === null) return { type: 'no-route' };
+    const unmatched = routeIds.filter((id) => !matches.some((m) => m.route.id === id));
+    if (unmatched.length > 0) return { type: 'unmatched-routes', ids: unmatched };
     const wanted = new Set(routeIds);
     const result = await handler.query(context.request, {
       requestContext: { signal: context.signal } satisfies LoaderContext,

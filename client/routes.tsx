@@ -58,6 +58,12 @@ export const routes = defineRoutes([
         server: () => import('./pages/diagnostics/slow-loader.server.ts'),
       },
       {
+        id: 'diag-stuck-loader',
+        path: 'stuck-loader',
+        page: () => import('./pages/diagnostics/LoaderMessage.tsx'),
+        server: () => import('./pages/diagnostics/stuck-loader.server.ts'),
+      },
+      {
         id: 'diag-loader-error',
         path: 'loader-error',
         page: () => import('./pages/diagnostics/LoaderMessage.tsx'),

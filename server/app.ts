@@ -20,6 +20,7 @@ import { createPageHandlers, DATA_PATH } from './pages.ts';
 import { createRefusalSummary, type RefusalSummary } from './refusal-summary.ts';
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
 import { normalizeTarget, rejectMalformedTarget } from './request-target.ts';
+import { resolveOrigin } from './request-origin.ts';
 
 export interface AppDeps {
   logger: Logger;
@@ -75,6 +76,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(securityHeaders(config));
   app.use(rejectMalformedTarget);
   app.use(rejectMalformedPath);
+  app.use(resolveOrigin(config));
   app.use(deps.frontend.middleware);
   app.use(createClientErrorsRouter(deps.logger, proofs));
   if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger));

@@ -48,6 +48,11 @@ export interface Config {
   readonly trustProxy: TrustProxy;
   /** When set, the host name shown on error pages; the request's Host is never reflected. */
   readonly publicHostname: string | undefined;
+  /**
+   * `scheme://host[:port]`: the origin same-origin decisions use (redirect targets). Unset, the
+   * request's Host and trusted protocol stand in for it (server/request-origin.ts).
+   */
+  readonly publicOrigin: string | undefined;
   /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
   readonly hstsMaxAge: number;
   readonly release: string;
@@ -129,6 +134,28 @@ function hostname(env: Env, name: string): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!isValidHostname(raw)) throw new ConfigError(name, raw, 'a host name such as shop.example.com');
   return raw.toLowerCase();
+}
+
+const ORIGIN_EXAMPLE = 'an origin such as https://shop.example.com or http://localhost:3000 (scheme://host[:port], nothing after)';
+
+/** An http(s) origin exactly as the URL parser serialises it, a trailing slash allowed. */
+function origin(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const url = new URL(raw);
+    const typed = raw.toLowerCase().replace(/\/$/, '');
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && typed === url.origin) return url.origin;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(name, raw, ORIGIN_EXAMPLE);
+}
+
+/** The host name of an origin, when it is one an error page may show. */
+function hostnameOf(publicOrigin: string | undefined): string | undefined {
+  const name = publicOrigin === undefined ? undefined : new URL(publicOrigin).hostname;
+  return name !== undefined && isValidHostname(name) ? name : undefined;
 }
 
 function dsn(name: string, raw: string): string {
@@ -253,6 +280,7 @@ function trustProxy(env: Env): TrustProxy {
 export function loadConfig(env: Env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
   const isProduction = nodeEnv === 'production';
+  const publicOrigin = origin(env, 'PUBLIC_ORIGIN');
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65_535),
     host: env.HOST || '0.0.0.0',
@@ -265,7 +293,8 @@ export function loadConfig(env: Env): Config {
     digestKey: secret(env, 'DIGEST_KEY'),
     diagnosticsToken: secret(env, 'DIAGNOSTICS_TOKEN'),
     trustProxy: trustProxy(env),
-    publicHostname: hostname(env, 'PUBLIC_HOSTNAME'),
+    publicHostname: hostname(env, 'PUBLIC_HOSTNAME') ?? hostnameOf(publicOrigin),
+    publicOrigin,
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: release(env),
     logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),

@@ -117,6 +117,9 @@ async function main(): Promise<void> {
   if (config.digestKey === undefined && config.isProduction) {
     logger.warn('DIGEST_KEY is not set: digests will differ between processes and releases');
   }
+  if (config.publicOrigin === undefined && config.isProduction) {
+    logger.warn("PUBLIC_ORIGIN is not set: same-origin decisions (redirect targets) use the request's Host and protocol");
+  }
 
   const frontend = await createFrontend(config, logger);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });

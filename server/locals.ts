@@ -8,6 +8,10 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's types declare Locals in this global namespace
   namespace Express {
     interface Locals {
+      /** The request's origin, decided once for every same-origin decision (request-origin.ts). */
+      origin?: string;
+      /** The request's host name, valid for a URL; error pages show it only if it is a plain host name. */
+      hostname?: string;
       /** The per-request CSP nonce (security-headers.ts); React puts it on every script it writes. */
       cspNonce?: string;
       /**

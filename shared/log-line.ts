@@ -22,13 +22,15 @@ export const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
 /**
  * The `error` field of a failure line: the thrown value's type, message, capped stack, a string
- * `code` when it has one, and its causes (server/errors/serialize-error.ts writes it).
+ * `code` and `detail` when it has them, and its causes (server/errors/serialize-error.ts writes it).
  */
 export interface SerializedError {
   type: string;
   message: string;
   stack?: string;
   code?: string;
+  /** Per-occurrence detail the digest leaves out (a refused redirect's target, say). */
+  detail?: string;
   cause?: SerializedError;
 }
 

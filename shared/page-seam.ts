@@ -55,6 +55,8 @@ export type PageOutcome =
 /** A navigation's data: the head line, then one line per pending value (shared/route-data.ts). */
 export type DataOutcome =
   | { type: 'no-route' }
+  /** Route ids the request named that are not among the routes its URL matches. */
+  | { type: 'unmatched-routes'; ids: string[] }
   | { type: 'redirect'; status: number; location: string }
   | {
       type: 'data';

@@ -134,9 +134,12 @@ describe('server failures: digest on the page equals the digest of exactly one e
   });
 
   it('never reflects a forged Host header; a configured PUBLIC_HOSTNAME wins', async () => {
-    const forged = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).set('host', 'evil_host<script>');
+    // A name a URL keeps but that is no plain host name; one it rejects is a 400 (tests/hardening/host-origin.test.ts).
+    const forged = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).set('host', 'evil_host');
     expect(forged.text).toContain(serverErrorMessage('this site'));
     expect(forged.text).not.toContain('evil_host');
+    const rejected = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).set('host', 'evil_host<script>').expect(400);
+    expect(rejected.text).not.toContain('evil_host');
     const configured = await request(createTestApp({ PUBLIC_HOSTNAME: 'shop.example.com' }).app)
       .get('/_diag/server-error')
       .set(DIAG);

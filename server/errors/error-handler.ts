@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Config } from '../config.ts';
-import { displayHostname } from '../hostname.ts';
+import { displayHostname } from '../request-origin.ts';
 import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
 import { HTML_HEADERS } from '../render.ts';
 import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
@@ -40,7 +40,7 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
   /** The React error page; if rendering it fails or hangs, the static page with the same text. */
   function sendErrorPage(req: Request, res: Response, error: unknown, failure: Failure, message: string): void {
     const { status, digest } = failure;
-    const hostname = displayHostname(config, req);
+    const hostname = displayHostname(config, res);
     const nonce = res.locals.cspNonce ?? '';
     const send = (html: string) => (res.headersSent ? res.destroy() : res.status(status).set(HTML_HEADERS).send(html));
     const sendFallback = (pageError: unknown) => {

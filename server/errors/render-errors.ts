@@ -9,6 +9,18 @@ export class StreamTimeoutError extends Error {
   }
 }
 
+/**
+ * A route's loaders did not settle within the stream timeout and its grace, although their
+ * signal had fired: nothing was sent yet, so the answer is a 504 with the failure's digest.
+ */
+export class LoaderTimeoutError extends Error {
+  readonly status = 504;
+  constructor(route: string, ms: number) {
+    super(`The loaders of ${route} did not settle within the stream timeout of ${ms} ms`);
+    this.name = 'LoaderTimeoutError';
+  }
+}
+
 /** The client went away; not a failure of ours, never logged as one. */
 export class ClientAbortError extends Error {
   constructor() {
@@ -17,10 +29,25 @@ export class ClientAbortError extends Error {
   }
 }
 
-/** A loader may redirect only within this site: anything else would be an open redirect. */
+/** Enough of a refused target to recognise it in the failure line. */
+const MAX_SHOWN_TARGET = 200;
+
+/**
+ * A loader may redirect only within this site: anything else would be an open redirect. One
+ * failure whatever the target or the route (both are on its line), so one digest: the target
+ * is a `detail` (not hashed), and it has no stack: where the host refused it says nothing.
+ */
 export class CrossOriginRedirectError extends Error {
+  readonly detail: string;
   constructor(location: string) {
-    super(`A loader redirected to another origin: ${location.slice(0, 200)}`);
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super('A loader redirected to another origin, which is refused');
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
     this.name = 'CrossOriginRedirectError';
+    this.detail = `target: ${location.slice(0, MAX_SHOWN_TARGET)}`;
   }
 }

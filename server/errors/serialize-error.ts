@@ -49,6 +49,8 @@ export function serializeError(err: unknown, depth = 0, seen: Set<unknown> = new
   if (stack) out.stack = capStack(stack);
   const code = readProperty(err, 'code');
   if (typeof code === 'string') out.code = cut(code);
+  const detail = readProperty(err, 'detail');
+  if (typeof detail === 'string') out.detail = cut(detail);
   const cause = causeOf(err);
   if (cause !== undefined && depth < MAX_CAUSE_DEPTH) {
     out.cause = seen.has(cause)
