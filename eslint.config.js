@@ -36,6 +36,26 @@ export default tseslint.config(
     },
   },
   { files: ['client/**/*.tsx', 'shared/**/*.tsx', 'tests/**/*.tsx'], ...reactHooks.configs.flat.recommended },
+  // The boundaries of the layout (README, "Where things are"): the app never reaches into the
+  // host, and what both sides share depends on neither.
+  {
+    files: ['client/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)server/', message: 'client/ never imports server/: the seam is shared/page-seam.ts.' }] },
+      ],
+    },
+  },
+  {
+    files: ['shared/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)(server|client)/', message: 'shared/ imports neither side: it is what both agree on.' }] },
+      ],
+    },
+  },
   {
     // supertest's `res.body` and vitest's asymmetric matchers (`expect.any(String)`) are typed
     // `any` by their libraries: tests read them as the very values under test.

@@ -23,6 +23,31 @@ export function notFound(): never {
   throw data(null, { status: 404 });
 }
 
+/**
+ * What `badRequest()` throws: the host reads `status` and, below 500, shows the message it is
+ * told it may (`expose`), as it does for any HTTP error (finalhandler's and http-errors' shape).
+ */
+export class BadRequestError extends Error {
+  readonly status = 400;
+  readonly expose = true;
+  constructor(message: string) {
+    // Described by its status and message, never by where it was thrown (as the host's own 4xx).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    this.name = 'BadRequestError';
+  }
+}
+
+/** For loaders: the request is malformed (400), with a message the client may see. */
+export function badRequest(message: string): never {
+  throw new BadRequestError(message);
+}
+
 /** True for what `notFound()` throws, as React Router hands it on. */
 export function isNotFound(error: unknown): boolean {
   return isRouteErrorResponse(error) && error.status === 404;

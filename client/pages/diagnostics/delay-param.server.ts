@@ -1,4 +1,4 @@
-import { httpError } from '../../../server/errors/http-error.ts';
+import { badRequest } from '../../router/route-failure.ts';
 
 /** Delays are capped so that a diagnostic page cannot be used to hold sockets open. */
 export const MAX_DELAY_MS = 30_000;
@@ -6,6 +6,6 @@ export const MAX_DELAY_MS = 30_000;
 /** The `ms` query parameter: 400 unless it is a whole number; at most MAX_DELAY_MS. */
 export function delayParam(request: Request, fallback: number): number {
   const raw = new URL(request.url).searchParams.get('ms') ?? String(fallback);
-  if (!/^\d{1,9}$/.test(raw)) throw httpError(400, `ms must be an integer from 0 to ${MAX_DELAY_MS}`);
+  if (!/^\d{1,9}$/.test(raw)) badRequest(`ms must be an integer from 0 to ${MAX_DELAY_MS}`);
   return Math.min(Number(raw), MAX_DELAY_MS);
 }

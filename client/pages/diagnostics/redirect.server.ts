@@ -1,5 +1,5 @@
 import { redirect } from 'react-router';
-import { httpError } from '../../../server/errors/http-error.ts';
+import { badRequest } from '../../router/route-failure.ts';
 import type { LoaderArgs } from '../../router/route-table.ts';
 
 /** Bounds what is echoed into a Location header. */
@@ -8,6 +8,6 @@ const MAX_TARGET_LENGTH = 2_048;
 /** Redirects to `to`: the host lets same-origin targets through and refuses any other (500). */
 export function loader({ request }: LoaderArgs): never {
   const to = new URL(request.url).searchParams.get('to');
-  if (to === null || to.length > MAX_TARGET_LENGTH) throw httpError(400, `to must be a URL of at most ${MAX_TARGET_LENGTH} characters`);
+  if (to === null || to.length > MAX_TARGET_LENGTH) badRequest(`to must be a URL of at most ${MAX_TARGET_LENGTH} characters`);
   throw redirect(to);
 }
