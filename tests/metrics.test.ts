@@ -133,8 +133,16 @@ describe('metrics on METRICS_PORT', () => {
     await server.logs.waitFor((line) => line.path === '/metrics' && isAccessLine(line));
     const lines = server.logs.lines.length;
     await scrape();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(server.logs.lines.slice(lines).filter(isAccessLine)).toEqual([]);
+    // Lines are written in order: once a request made after the scrape is logged, a logged
+    // scrape would be there before it.
+    await (await fetch(`${server.url}/after-the-scrape`)).text();
+    await server.logs.waitFor((line) => line.path === '/after-the-scrape' && isAccessLine(line));
+    expect(
+      server.logs.lines
+        .slice(lines)
+        .filter(isAccessLine)
+        .map((line) => line.path),
+    ).toEqual(['/after-the-scrape']);
     expect((await fetch(metricsUrl.replace('/metrics', '/'))).status).toBe(404);
   });
 

@@ -97,10 +97,13 @@ describe('shutdown', () => {
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     const { port } = http.address() as AddressInfo;
+    // In flight: its first chunk has arrived, its end has not.
+    let started!: () => void;
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
     const response = new Promise((resolve) =>
-      request(`http://127.0.0.1:${port}/`, { agent: false }, (res) => res.resume().on('close', resolve)).end(),
+      request(`http://127.0.0.1:${port}/`, { agent: false }, (res) => res.once('data', started).resume().on('close', resolve)).end(),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await inFlight;
     const before = timers();
     const drain = createDrain(pino({ level: 'silent' }), { delayMs: 20, graceMs });
     const done = drain.drain(http, 'SIGTERM');

@@ -1,5 +1,20 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROCESS_GROUPS_DIR_ENV, signalGroup } from '../../tools/harness/spawn.ts';
 
-export default function setup(): void {
+/**
+ * Builds the app once for the run, and gives the run a list of the process groups its workers
+ * start (tools/harness/spawn.ts): whatever is still listed at the end is killed, so no server
+ * outlives `npm test`, even one whose worker was killed by a signal.
+ */
+export default function setup(): () => void {
   execFileSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const dir = mkdtempSync(join(tmpdir(), 'react-ssr-host-groups-'));
+  process.env[PROCESS_GROUPS_DIR_ENV] = dir;
+  return () => {
+    for (const pid of readdirSync(dir)) signalGroup(Number(pid), 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
 }

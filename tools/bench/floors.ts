@@ -12,7 +12,7 @@ export async function startHttpFloor(html: string, cpus?: string): Promise<Runni
   const bodyFile = join(tmpdir(), `bench-floor-body-${process.pid}.html`);
   writeFileSync(bodyFile, html);
   try {
-    return await spawnServer({ command: withTsx(`${HERE}/floor-http.ts`), env: { FLOOR_BODY_FILE: bodyFile }, cpus });
+    return await spawnServer({ command: withTsx(`${HERE}/floor-http.ts`), env: { FLOOR_BODY_FILE: bodyFile }, cpus, readyOn: 'healthz' });
   } finally {
     rmSync(bodyFile, { force: true }); // read once at start
   }
@@ -20,7 +20,12 @@ export async function startHttpFloor(html: string, cpus?: string): Promise<Runni
 
 /** Express + React with NODE_ENV=production (React reads it at run time), via tsx. */
 export function startReactFloor(cpus?: string): Promise<RunningServer> {
-  return spawnServer({ command: withTsx(`${HERE}/floor-react.ts`), env: { CLIENT_DIR: buildSnapshot().clientDir }, cpus });
+  return spawnServer({
+    command: withTsx(`${HERE}/floor-react.ts`),
+    env: { CLIENT_DIR: buildSnapshot().clientDir },
+    cpus,
+    readyOn: 'healthz',
+  });
 }
 
 /** `node --import tsx file`: the pid is the server itself, not a tsx launcher. */

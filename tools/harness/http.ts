@@ -45,7 +45,9 @@ export function fetchOnce(url: string, options: RequestOptions = {}): Promise<Fe
         buffers.push(chunk);
         chunks.push(decoder.write(chunk));
       });
-      res.on('end', () => {
+      // 'close' comes however the body ends: a body cut by a reset resolves with complete: false.
+      res.on('error', () => undefined);
+      res.on('close', () => {
         const rest = decoder.end();
         if (rest) chunks.push(rest);
         const bytes = Buffer.concat(buffers);
@@ -60,7 +62,6 @@ export function fetchOnce(url: string, options: RequestOptions = {}): Promise<Fe
           totalMs: performance.now() - started,
         });
       });
-      res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`${method} ${url} timed out after ${REQUEST_TIMEOUT_MS} ms`)));
     req.on('error', reject);

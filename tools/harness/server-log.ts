@@ -45,6 +45,13 @@ export class ServerLog {
     for (const part of parts) this.addLine(part);
   };
 
+  /** The text ends: a last line without its newline is still a line. */
+  readonly end = (): void => {
+    const rest = this.partial;
+    this.partial = '';
+    if (rest !== '') this.addLine(rest);
+  };
+
   /** One whole line, without its newline. */
   readonly addLine = (text: string): void => {
     const size = Buffer.byteLength(text) + 1;
@@ -52,13 +59,15 @@ export class ServerLog {
     this.longestLineBytes = Math.max(this.longestLineBytes, size);
     if (this.marker !== undefined && text.includes(this.marker)) this.markedLines++;
     if (text.trim() === '') return;
-    let line: LogLine;
+    let parsed: unknown;
     try {
-      line = JSON.parse(text) as LogLine;
+      parsed = JSON.parse(text);
     } catch {
-      this.notJson.push(text);
-      return;
+      parsed = undefined;
     }
+    // `null`, a number or an array is JSON but no log line: every line a server writes is an object.
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return void this.notJson.push(text);
+    const line = parsed as LogLine;
     this.count++;
     this.last = line;
     if (this.keepLines) {
@@ -67,7 +76,7 @@ export class ServerLog {
     }
     if (this.stopped) this.afterStopped.push(line);
     if (line.msg === STOPPED_MESSAGE) this.stopped = line;
-    if (line.level >= LEVEL.error) this.index(this.failuresByReq, this.otherFailures, line);
+    if (isFailure(line)) this.index(this.failuresByReq, this.otherFailures, line);
     if (typeof line.reqId === 'string' && isAccessLine(line)) this.accessByReq.set(line.reqId, (this.accessByReq.get(line.reqId) ?? 0) + 1);
     this.arrivals.emit('line', line);
   };
@@ -91,9 +100,9 @@ export class ServerLog {
     return this.lines.filter((line) => line.reqId === id);
   }
 
-  /** The lines that carry a serialized error (a failure, a browser's report), of one request or all. */
+  /** Failure lines (level error or above, as failuresByReq counts them), of one request or all. */
   failures(id?: string): LogLine[] {
-    return this.lines.filter((line) => line.error !== undefined && (id === undefined || line.reqId === id));
+    return this.lines.filter((line) => isFailure(line) && (id === undefined || line.reqId === id));
   }
 
   /** The request's access line. */
@@ -125,9 +134,13 @@ export class ServerLog {
   }
 }
 
+/** A failure: a line at level error or above (a browser's report is a warning). */
+const isFailure = (line: LogLine): boolean => typeof line.level === 'number' && line.level >= LEVEL.error;
+
 /** A whole log at once (a container's `logs`, say): its JSON lines, parsed. */
 export function parseLog(text: string): LogLine[] {
   const log = new ServerLog();
-  log.write(`${text}\n`);
+  log.write(text);
+  log.end();
   return log.lines;
 }

@@ -1,8 +1,12 @@
-// Starts a server as a process of its own on a free loopback port and waits until /healthz
-// answers 200: the built host (tests, bench, soak), `npm start`, or a bench floor.
+// Starts a server as a process of its own and waits until it is ready: the built host (tests,
+// bench, soak) and `npm start` listen on port 0 and report the port they got in their
+// "listening" line, so no port is picked, released and raced for; a bench floor (or a host
+// whose log goes to a file) gets a free port and is ready when /healthz answers 200.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
+import { LISTENING_PREFIX } from '../../shared/log-line.ts';
 import { freePort, HOST, sleep } from './net.ts';
 import { ROOT } from './paths.ts';
 import { ServerLog } from './server-log.ts';
@@ -27,6 +31,8 @@ export interface SpawnOptions {
   keepLines?: boolean;
   /** CPUs the process may run on (`taskset -c` syntax, e.g. "1"); unset: any. */
   cpus?: string;
+  /** `healthz` for a server that writes no listening line (the bench floors). Default: its listening line. */
+  readyOn?: 'listening-line' | 'healthz';
 }
 
 export interface Exit {
@@ -50,11 +56,35 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }
 
-// Only the process groups started here are ever killed, and only if this process dies first.
-const groups = new Set<number>();
-process.on('exit', () => groups.forEach((pid) => signalGroup(pid, 'SIGKILL')));
+/**
+ * Where the test run lists the process groups it started (set by tests/support/global-setup.ts,
+ * which kills whatever is still listed when the run ends: a worker killed by a signal cannot
+ * clean up after itself).
+ */
+export const PROCESS_GROUPS_DIR_ENV = 'REACT_SSR_HOST_PROCESS_GROUPS';
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+// Only the process groups started here are ever killed: on this process's exit, or on a signal
+// that would end it, after which the signal is delivered again to end it as it would have.
+const groups = new Set<number>();
+const killAll = () => groups.forEach((pid) => signalGroup(pid, 'SIGKILL'));
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    killAll();
+    process.kill(process.pid, signal);
+  });
+}
+
+function track(pid: number, started: boolean): void {
+  const dir = process.env[PROCESS_GROUPS_DIR_ENV];
+  if (started) groups.add(pid);
+  else groups.delete(pid);
+  if (dir === undefined) return;
+  if (started) writeFileSync(join(dir, String(pid)), '');
+  else rmSync(join(dir, String(pid)), { force: true });
+}
+
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {
@@ -66,7 +96,8 @@ function isHealthy(url: string): Promise<boolean> {
   return new Promise((resolve) => {
     const req = request(`${url}/healthz`, { agent: false, timeout: PROBE_TIMEOUT_MS }, (res) => {
       res.resume();
-      res.on('end', () => resolve(res.statusCode === 200));
+      // 'close' comes however the response ends: a stalled body cut by the timeout is not healthy.
+      res.on('close', () => resolve(res.complete && res.statusCode === 200));
     });
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(false));
@@ -84,8 +115,8 @@ function serverEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv
 export async function spawnServer(options: SpawnOptions = {}): Promise<RunningServer> {
   const [program = 'node', ...args] = options.command ?? ['node', 'dist/server/index.js'];
   const file = program === 'node' ? process.execPath : program;
-  const port = await freePort();
-  const url = `http://${HOST}:${port}`;
+  const fromLine = options.readyOn !== 'healthz' && options.stdoutFile === undefined;
+  const port = fromLine ? 0 : await freePort();
   const spawnedAt = performance.now();
   // taskset execs the program in place, so the child's pid is the server's own (its CPU time is read by pid).
   const [command, commandArgs] = options.cpus === undefined ? [file, args] : ['taskset', ['-c', options.cpus, file, ...args]];
@@ -98,13 +129,19 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<RunningSe
     detached: true,
   });
   if (stdoutFd !== undefined) closeSync(stdoutFd); // the child holds its own copy
-  groups.add(child.pid!);
+  track(child.pid!, true);
   const logs = new ServerLog(options.keepLines ?? true);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const stdoutDone = new Promise<void>((resolve) => {
     if (!child.stdout) return resolve();
-    child.stdout.setEncoding('utf8').on('data', logs.write).on('end', resolve);
+    child.stdout
+      .setEncoding('utf8')
+      .on('data', logs.write)
+      .on('end', () => {
+        logs.end();
+        resolve();
+      });
   });
   let running = true;
   const exit = new Promise<Exit>((resolve) =>
@@ -114,17 +151,35 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<RunningSe
     }),
   );
   const exited = Promise.all([exit, stdoutDone]).then(([result]) => {
-    groups.delete(child.pid!);
+    track(child.pid!, false);
     return result;
   });
 
-  while (!(await isHealthy(url))) {
-    if (!running) throw new Error(`${[program, ...args].join(' ')} exited with ${child.exitCode} before it was ready:\n${stderr}`);
-    if (performance.now() - spawnedAt > READY_TIMEOUT_MS) {
-      signalGroup(child.pid!, 'SIGKILL');
-      throw new Error(`${[program, ...args].join(' ')} did not answer /healthz within ${READY_TIMEOUT_MS} ms:\n${stderr}`);
+  const shown = [program, ...args].join(' ');
+  const fail = (why: string) => {
+    signalGroup(child.pid!, 'SIGKILL');
+    return new Error(`${shown} ${why}:\n${stderr}`);
+  };
+  let url: string;
+  if (fromLine) {
+    const listening = logs.waitFor((line) => typeof line.msg === 'string' && line.msg.startsWith(LISTENING_PREFIX), READY_TIMEOUT_MS);
+    const early = exit.then((): never => {
+      throw new Error(`exited with ${child.exitCode} before it was ready`);
+    });
+    early.catch(() => undefined); // once listening, the later exit is stop()'s business
+    try {
+      const line = await Promise.race([listening, early]);
+      url = `http://${HOST}:${String(line.port)}`;
+    } catch (error) {
+      throw fail((error as Error).message);
     }
-    await sleep(READY_POLL_MS);
+  } else {
+    url = `http://${HOST}:${port}`;
+    while (!(await isHealthy(url))) {
+      if (!running) throw fail(`exited with ${child.exitCode} before it was ready`);
+      if (performance.now() - spawnedAt > READY_TIMEOUT_MS) throw fail(`did not answer /healthz within ${READY_TIMEOUT_MS} ms`);
+      await sleep(READY_POLL_MS);
+    }
   }
   return {
     child,
