@@ -1,5 +1,6 @@
-// The seam between HTTP and React (shared/page-seam.ts): runs the route table's loaders for a
-// Fetch request and hands back React's stream. It knows nothing of Express; server/pages.ts does.
+// The renderer's side of the seam (shared/page-seam.ts): matches the route table once, runs
+// its loaders for the request and hands back React's stream, a redirect or the data of a
+// navigation. It knows nothing of Express; server/pages.ts does (docs/architecture.md).
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import {
@@ -15,16 +16,18 @@ import { Document } from '../shared/Document.tsx';
 import { ErrorPage } from '../shared/ErrorPage.tsx';
 import ERROR_PAGE_CSS from '../shared/error-page.css?raw';
 import type {
-  DataOutcome,
-  MatchContext,
-  PageOutcome,
-  PageRequestContext,
+  MatchedRoute,
+  OnError,
+  PageRequest,
+  PageResponse,
   Renderer,
   ServerErrorPageProps,
   StreamOptions,
 } from '../shared/page-seam.ts';
 import { RUNTIME_GLOBAL, serializeForScript, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
+import { streamDocument } from './document-stream.ts';
+import { dataBody } from './router/route-data-writer.ts';
 import { DeferredScripts, handleDeferred, splitDeferred, type PendingValue } from './router/deferred.tsx';
 import type { RouteHandle } from './router/HostRoot.tsx';
 import { isNotFound, routeFailure, type RouteFailure } from './router/route-failure.ts';
@@ -60,12 +63,23 @@ function statusOf(failures: Record<string, RouteFailure> | null, fallback: numbe
   return statuses.length > 0 ? Math.max(...statuses) : fallback;
 }
 
-/** The host records a failure; the boundary (or the data response) gets what it may show. */
-function failureOf(context: PageRequestContext) {
+/** The host records a loader's failure; the boundary (or the data response) gets what it may show. */
+function failureOf(onError: OnError) {
   return (error: unknown): RouteFailure => {
-    const { status, digest } = context.recordFailure(error);
+    const { status, digest } = onError(error, 'loader');
     return routeFailure(status, digest);
   };
+}
+
+/** The request as loaders see it: URL, method, headers and body; its signal goes apart (page-seam.ts). */
+function fetchRequest(request: PageRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers };
+  if (request.body !== null) Object.assign(init, { body: request.body, duplex: 'half' });
+  return new Request(request.url, init);
 }
 
 function styleNonce(nonce: StreamOptions['nonce']): string | undefined {
@@ -86,13 +100,14 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   // matchRoutes flattens, ranks and compiles the whole table on every call (a fifth of a 404's
   // CPU time in a profile); the table is fixed, so each path's matches are remembered.
   const matchesOf = boundedMemo((pathname: string) => matchRoutes(handler.dataRoutes, pathname), MAX_REMEMBERED_PATHS);
+  type Matches = NonNullable<ReturnType<typeof matchesOf>>;
 
-  /** The routes the request matches, or none when it names a diagnostic route without the token. */
-  function match(context: MatchContext) {
-    const matches = matchesOf(context.url.pathname);
+  /** The routes a URL matches, or none when they are diagnostic and the request has no token. */
+  function routesFor(url: URL, allowDiagnostics: boolean) {
+    const matches = matchesOf(url.pathname);
     if (matches === null) return null;
     const diagnostics = matches.some((m) => (m.route.handle as RouteHandle | undefined)?.diagnostics);
-    return diagnostics && !context.allowDiagnostics ? null : matches;
+    return diagnostics && !allowDiagnostics ? null : matches;
   }
 
   /** Records each route failure once and keeps only what its boundary shows. */
@@ -105,13 +120,13 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
 
   /** `serialized` is the loader data the browser gets: pending values as markers. */
   function renderDocument(
-    context: PageRequestContext,
+    request: PageRequest,
     staticContext: StaticHandlerContext,
     serialized: { data: Record<string, unknown>; pending: PendingValue[] },
     options: StreamOptions,
   ) {
     const { pending } = serialized;
-    const { preloadsFor, ...page } = context.page;
+    const { preloadsFor, ...page } = request.page;
     // The matched routes' chunks load with the entry, not after it.
     const sources = staticContext.matches.map((m) => (m.route.handle as RouteHandle | undefined)?.src).filter((src) => src !== undefined);
     const preloads = [...new Set([...page.assets.preloads, ...preloadsFor(sources)])];
@@ -138,64 +153,66 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     );
   }
 
-  async function page(context: PageRequestContext): Promise<PageOutcome> {
-    const matches = match(context);
-    if (matches === null) return { type: 'no-route' };
-    const result = await handler.query(context.request, { requestContext: { signal: context.signal } satisfies LoaderContext });
+  async function document(matches: Matches, request: PageRequest, onError: OnError): Promise<PageResponse> {
+    const result = await handler.query(fetchRequest(request), { requestContext: { signal: request.signal } satisfies LoaderContext });
     if (result instanceof Response) return redirectOf(result);
-    const fail = failureOf(context);
+    const fail = failureOf(onError);
     // React Router sends a failure to the nearest route that declares a boundary, else to the
     // root: the host's own pages answer those (its 404 page for a notFound()).
     const { [HOST_ROUTE_ID]: rootError, ...routeErrors } = result.errors ?? {};
     if (rootError !== undefined) {
       recordErrors(fail, routeErrors);
-      return isNotFound(rootError) ? { type: 'no-route' } : { type: 'failure', error: rootError };
+      return isNotFound(rootError) ? { type: 'not-found' } : { type: 'failed', error: rootError };
     }
     const errors = recordErrors(fail, result.errors);
     const serialized = splitDeferred(result.loaderData, fail);
     const staticContext: StaticHandlerContext = { ...result, errors };
+    const first = {
+      status: statusOf(errors, result.statusCode),
+      start: (options: StreamOptions) => renderDocument(request, staticContext, serialized, options),
+    };
     // A render failure cannot be placed exactly; like React Router's framework mode, the leaf's nearest boundary shows it.
     const boundary = [...matches].reverse().find((m) => m.route.ErrorBoundary !== undefined && m.route.id !== HOST_ROUTE_ID);
-    return {
-      type: 'render',
-      status: statusOf(errors, result.statusCode),
-      render: (options) => renderDocument(context, staticContext, serialized, options),
-      canRecover: boundary !== undefined,
-      renderFailure(failure, options) {
-        if (boundary === undefined) throw new Error('No route boundary to render the failure in');
+    if (boundary === undefined) return streamDocument(request, onError, first);
+    return streamDocument(request, onError, first, (failure) => ({
+      status: failure.status,
+      start: (options) => {
         const failed = {
           ...staticContext,
           statusCode: failure.status,
           errors: { [boundary.route.id]: routeFailure(failure.status, failure.digest) },
         };
-        return renderDocument(context, failed, { data: serialized.data, pending: [] }, options);
+        return renderDocument(request, failed, { data: serialized.data, pending: [] }, options);
       },
-    };
+    }));
   }
 
-  async function data(context: PageRequestContext, routeIds: readonly string[]): Promise<DataOutcome> {
-    const matches = match(context);
-    if (matches === null) return { type: 'no-route' };
+  async function data(matches: Matches, request: PageRequest, routeIds: readonly string[], onError: OnError) {
     const unmatched = routeIds.filter((id) => !matches.some((m) => m.route.id === id));
-    if (unmatched.length > 0) return { type: 'unmatched-routes', ids: unmatched };
+    if (unmatched.length > 0) return { type: 'unmatched' as const, ids: unmatched };
     const wanted = new Set(routeIds);
-    const result = await handler.query(context.request, {
-      requestContext: { signal: context.signal } satisfies LoaderContext,
+    const result = await handler.query(fetchRequest(request), {
+      requestContext: { signal: request.signal } satisfies LoaderContext,
       filterMatchesToLoad: (m) => wanted.has(m.route.id),
       // The browser's router bubbles each failure to its boundary itself.
       skipLoaderErrorBubbling: true,
     });
     if (result instanceof Response) return redirectOf(result);
-    const fail = failureOf(context);
+    const fail = failureOf(onError);
     const errors = recordErrors(fail, result.errors);
     const loaded = Object.fromEntries(Object.entries(result.loaderData).filter(([id]) => wanted.has(id)));
     const { data: head, pending } = splitDeferred(loaded, fail);
+    const body = dataBody({ data: head, errors }, pending, request.signal, (id, error) => ({ id, failure: fail(error) }));
+    return { type: 'data' as const, status: statusOf(errors, result.statusCode), body };
+  }
+
+  function match(url: URL, allowDiagnostics: boolean): MatchedRoute | undefined {
+    const matches = routesFor(url, allowDiagnostics);
+    if (matches === null) return undefined;
     return {
-      type: 'data',
-      status: statusOf(errors, result.statusCode),
-      head: { data: head, errors },
-      rest: pending,
-      failed: (id, error) => ({ id, failure: fail(error) }),
+      routeId: matches.at(-1)!.route.id,
+      document: (request, onError) => document(matches, request, onError),
+      data: (request, routeIds, onError) => data(matches, request, routeIds, onError),
     };
   }
 
@@ -210,7 +227,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     );
   }
 
-  return { match: (context) => match(context)?.at(-1)?.route.id, page, data, renderErrorPage };
+  return { match, renderErrorPage };
 }
 
-export const { match, page, data, renderErrorPage } = createRenderer(appRoutes);
+export const { match, renderErrorPage } = createRenderer(appRoutes);

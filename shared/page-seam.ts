@@ -1,6 +1,10 @@
-// The seam between the host (server/) and the app's renderer (client/entry-server.tsx): the
-// host speaks HTTP, the renderer speaks Fetch requests and React streams.
+// The seam between the host (server/) and the app's renderer (client/entry-server.tsx), drawn
+// as React Router draws its own (docs/architecture.md): the host matches once, hands the
+// renderer the request and one hook that records failures, and sends back the response it
+// gets. The renderer runs loaders and React, retries a failed shell in the route's boundary,
+// and never touches HTTP; the host never renders.
 import type { PipeableStream, RenderToPipeableStreamOptions } from 'react-dom/server';
+import type { Readable } from 'node:stream';
 import type { ErrorPageProps } from './ErrorPage.tsx';
 import type { BrowserSentryConfig, PageAssets, TraceMeta } from './runtime.ts';
 
@@ -10,21 +14,25 @@ export type StreamOptions = Omit<RenderToPipeableStreamOptions, 'bootstrapModule
 export type ServerErrorPageProps = Exclude<ErrorPageProps, { side: 'client' }>;
 
 /** What the host knows of the request that the page needs. */
-export interface PageRequestContext {
+export interface PageRequest {
   /** The page's URL, on this site's origin. */
   url: URL;
-  /** URL and headers of the request, as loaders see it; built when first read. */
-  readonly request: Request;
+  method: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The body, for the methods that carry one; null for GET and HEAD. */
+  body: ReadableStream<Uint8Array> | null;
   /**
-   * Fires on disconnect or at the stream timeout. Kept apart from `request`: a Fetch Request
-   * that follows a signal costs about 1 KB of heap held until a finalizer runs (measured on
-   * Node 20), which under load grew the server's memory by hundreds of MB.
+   * Fires on disconnect or at the stream timeout: what loaders get. Kept apart from any Fetch
+   * Request: one that follows a signal costs about 1 KB of heap held until a finalizer runs
+   * (measured on Node 20), which under load grew the server's memory by hundreds of MB.
    */
   signal: AbortSignal;
-  /** Diagnostic routes exist only for requests that carry the token (server/diagnostics.ts). */
-  allowDiagnostics: boolean;
-  /** The host's failure pipeline: status → digest → one log line → Sentry. */
-  recordFailure(error: unknown): { status: number; digest: string | undefined };
+  /** Fires when the render must stop: at once on disconnect, after a grace past the timeout. */
+  renderSignal: AbortSignal;
+  /** Crawlers get the complete page at once (React docs, "Crawlers and static generation"). */
+  waitForAll: boolean;
+  /** The CSP nonce React puts on every script and style it writes. */
+  nonce: string;
   page: {
     assets: PageAssets;
     /** The chunks (and what they import) of these source modules, to preload; none in dev. */
@@ -37,45 +45,42 @@ export interface PageRequestContext {
   };
 }
 
-export type PageOutcome =
-  | { type: 'no-route' }
-  | { type: 'redirect'; status: number; location: string }
-  /** A failure no route's boundary catches: the host answers with its full error page. */
-  | { type: 'failure'; error: unknown }
-  | {
-      type: 'render';
-      status: number;
-      render(options: StreamOptions): PipeableStream;
-      /** Whether a matched route declares a boundary that can show a render failure. */
-      canRecover: boolean;
-      /** After the shell failed: the page again, with the failure in the nearest route boundary. */
-      renderFailure(failure: { status: number; digest: string | undefined }, options: StreamOptions): PipeableStream;
-    };
+/** A failure as recorded: its status, and for a 5xx the digest of its one log line. */
+export interface Recorded {
+  status: number;
+  digest: string | undefined;
+  /** For a render failure: what React writes into the page (the digest and its proof, shared/digest-proof.ts). */
+  pageDigest?: string;
+}
 
-/** A navigation's data: the head line, then one line per pending value (shared/route-data.ts). */
-export type DataOutcome =
-  | { type: 'no-route' }
-  /** Route ids the request named that are not among the routes its URL matches. */
-  | { type: 'unmatched-routes'; ids: string[] }
-  | { type: 'redirect'; status: number; location: string }
-  | {
-      type: 'data';
-      status: number;
-      head: unknown;
-      /** The pending values, each settling to its line. */
-      rest: { id: string; settled: Promise<unknown> }[];
-      /** The line for a value that can no longer come (the deadline passed): its failure, recorded. */
-      failed(id: string, error: unknown): unknown;
-    };
+/**
+ * The host's one hook: status → digest → one log line → Sentry, once per thrown value. A
+ * loader's failure past the deadline is the deadline's; a render's also gets its `pageDigest`.
+ */
+export type OnError = (error: unknown, where: 'loader' | 'render') => Recorded;
 
-/** What matching needs of a request: its URL, and whether it may see diagnostic routes. */
-export type MatchContext = Pick<PageRequestContext, 'allowDiagnostics' | 'url'>;
+export type PageResponse =
+  /** Nothing on this path for the request: the host's 404. */
+  | { type: 'not-found' }
+  | { type: 'redirect'; status: number; location: string }
+  /** No route's boundary can show it (already recorded): the host's full error page. */
+  | { type: 'failed'; error: unknown }
+  /** The shell is ready (or the whole page, for crawlers): pipe it. */
+  | { type: 'document'; status: number; body: PipeableStream }
+  /** A navigation's data (shared/route-data.ts): newline-delimited JSON. */
+  | { type: 'data'; status: number; body: Readable };
+
+/** The routes a URL matched, once; what the request gets is decided by the method after. */
+export interface MatchedRoute {
+  /** The deepest matched route's id: the access line's and the metrics' label. */
+  readonly routeId: string;
+  document(request: PageRequest, onError: OnError): Promise<PageResponse>;
+  /** Loader data for a client navigation, for the routes named: 400 (`unmatched`) for any it did not match. */
+  data(request: PageRequest, routeIds: readonly string[], onError: OnError): Promise<PageResponse | { type: 'unmatched'; ids: string[] }>;
+}
 
 export interface Renderer {
-  /** The deepest route (that this request may see) matching its URL; runs no loader. */
-  match(context: MatchContext): string | undefined;
-  page(context: PageRequestContext): Promise<PageOutcome>;
-  /** Loader data for a client navigation, for the routes named. */
-  data(context: PageRequestContext, routeIds: readonly string[]): Promise<DataOutcome>;
+  /** The routes matching this URL that this request may see (diagnostics need the token); runs nothing. */
+  match(url: URL, allowDiagnostics: boolean): MatchedRoute | undefined;
   renderErrorPage(props: ServerErrorPageProps, options: StreamOptions): PipeableStream;
 }

@@ -35,11 +35,8 @@ export type Reporter = (report: FailureReport & { digest: string }) => void;
 export interface FailureRecorder {
   /** `kind` says where it happened, for metrics: a route handler unless told otherwise. */
   record(error: unknown, req: Request, res: Response, kind?: FailureKind): Failure;
-  /**
-   * Records a failure inside a page's render and returns what React writes into that page for
-   * the browser (`<digest>.<proof>`, shared/digest-proof.ts); undefined for a 4xx.
-   */
-  digestForPage(error: unknown, req: Request, res: Response): string | undefined;
+  /** What React writes into a page for a failure (`<digest>.<proof>`, shared/digest-proof.ts); undefined for a 4xx. */
+  pageDigest(failure: Failure, req: Request): string | undefined;
   /**
    * The error page for `original` failed too: logged once per response at error, beside the
    * original digest, marked `secondaryFailure` so it is never counted as another occurrence.
@@ -82,8 +79,7 @@ interface RecorderDeps {
 
 export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
   const recorder: FailureRecorder = {
-    digestForPage(error, req, res) {
-      const { digest } = recorder.record(error, req, res, 'render');
+    pageDigest({ digest }, req) {
       if (digest === undefined || deps.proofs === undefined) return digest;
       return joinDigestProof(digest, deps.proofs.sign(digest, String(req.id)));
     },

@@ -12,7 +12,7 @@ import type { Renderer } from '../../shared/page-seam.ts';
 /** The bench passes its frozen copy of the build (see build-snapshot.ts). */
 const CLIENT_DIR = process.env.CLIENT_DIR ?? join(import.meta.dirname, '../../dist/client');
 /** The built renderer (the source imports CSS as text, which only the build understands). */
-const { page: routePage } = (await import(pathToFileURL(join(CLIENT_DIR, '../server/renderer.js')).href)) as Renderer;
+const { match } = (await import(pathToFileURL(join(CLIENT_DIR, '../server/renderer.js')).href)) as Renderer;
 const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, '.vite/manifest.json'), 'utf8')) as Parameters<typeof assetsFromManifest>[0];
 const assets = assetsFromManifest(manifest);
 
@@ -23,29 +23,30 @@ const HTML = 'text/html; charset=utf-8';
 /** Shell first, as for people; a render that throws before the shell gets the fixed 500 page. */
 function page(path: (url: URL) => string): RequestHandler {
   return async (req, res) => {
-    const url = new URL(req.originalUrl, 'http://127.0.0.1');
-    const outcome = await routePage({
-      url: new URL(path(url), url),
-      request: new Request(new URL(path(url), url)),
-      signal: new AbortController().signal,
-      allowDiagnostics: true,
-      recordFailure: () => ({ status: 500, digest: undefined }),
-      page: { assets, preloadsFor: chunksFromManifest(manifest), requestId: randomUUID(), hostname: 'localhost' },
-    });
-    if (outcome.type !== 'render') return void res.status(500).type(HTML).send(MINIMAL_500);
-    const stream = outcome.render({
-      onShellReady() {
-        res.status(200).type(HTML);
-        stream.pipe(res);
+    const base = new URL(req.originalUrl, 'http://127.0.0.1');
+    const url = new URL(path(base), base);
+    const route = match(url, true);
+    const signal = new AbortController().signal;
+    const response = await route?.document(
+      {
+        url,
+        method: 'GET',
+        headers: {},
+        body: null,
+        signal,
+        renderSignal: signal,
+        waitForAll: false,
+        nonce: '',
+        page: { assets, preloadsFor: chunksFromManifest(manifest), requestId: randomUUID(), hostname: 'localhost' },
       },
-      onShellError() {
-        res.status(500).type(HTML).send(MINIMAL_500);
-      },
-      // Errors after the shell are React's to show; the floor keeps no log.
-      onError: () => undefined,
-    });
+      // Errors are React's to show; the floor keeps no log.
+      () => ({ status: 500, digest: undefined }),
+    );
+    if (response?.type !== 'document') return void res.status(500).type(HTML).send(MINIMAL_500);
+    res.status(response.status).type(HTML);
+    response.body.pipe(res);
     res.on('close', () => {
-      if (!res.writableFinished) stream.abort();
+      if (!res.writableFinished) response.body.abort();
     });
   };
 }
