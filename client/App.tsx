@@ -6,7 +6,7 @@ import { HostnameContext } from './router/RouteErrorBoundary.tsx';
 /**
  * The whole document around the router; the server renders it and the browser hydrates the
  * same tree. `router` is StaticRouterProvider on the server and RouterProvider in the browser;
- * `after` holds what streams in once the page is written (client/router/deferred.tsx).
+ * `after` holds what streams in once the page is written (client/router/deferred.ts).
  */
 export function App({ config, router, after }: { config: RuntimeConfig; router: ReactNode; after?: ReactNode }) {
   return (

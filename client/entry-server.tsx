@@ -28,11 +28,12 @@ import { RUNTIME_GLOBAL, serializeForScript, type RuntimeConfig } from '../share
 import { App } from './App.tsx';
 import { streamDocument } from './document-stream.ts';
 import { dataBody } from './router/route-data-writer.ts';
-import { DeferredScripts, handleDeferred, splitDeferred, type PendingValue } from './router/deferred.tsx';
+import type { PendingValue } from './router/deferred.ts';
+import { DeferredScripts, handleDeferred, splitDeferred } from './router/deferred-server.tsx';
 import type { RouteHandle } from './router/HostRoot.tsx';
 import { isNotFound, routeFailure, type RouteFailure } from './router/route-failure.ts';
-import type { RouteEntry } from './router/route-table.ts';
-import { HOST_ROUTE_ID, toRouterRoutes, type LoaderFor } from './router/router-routes.ts';
+import type { RouteEntry } from './router/route-entry.ts';
+import { HOST_ROUTE_ID, toRouterRoutes, type LoaderFor } from './router/react-router-routes.ts';
 import { routes as appRoutes } from './routes.tsx';
 
 /** What the static handler passes every loader (`requestContext`). */

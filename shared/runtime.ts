@@ -10,7 +10,7 @@ export interface PageAssets {
 
 /** What the browser's router starts from, so hydration needs no second fetch. */
 export interface RouterSnapshot {
-  /** Loader data by route id; pending values are markers (client/router/deferred.tsx). */
+  /** Loader data by route id; pending values are markers (client/router/deferred.ts). */
   readonly loaderData: Readonly<Record<string, unknown>>;
   /** Failures by the id of the route whose boundary shows them (client/router/route-failure.ts). */
   readonly errors: Readonly<Record<string, unknown>> | null;

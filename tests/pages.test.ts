@@ -4,7 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRenderer } from '../client/entry-server.tsx';
 import { routes } from '../client/routes.tsx';
-import type { RouteEntry } from '../client/router/route-table.ts';
+import type { RouteEntry } from '../client/router/route-entry.ts';
 import { serverErrorMessage } from '../shared/messages.ts';
 import { seenSignals } from './fixtures/fixture.server.ts';
 import { pageDigest } from '../tools/harness/digests.ts';

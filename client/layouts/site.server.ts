@@ -1,4 +1,4 @@
-import type { LoaderArgs } from '../router/route-table.ts';
+import type { LoaderArgs } from '../router/route-entry.ts';
 
 /** The layout's data: loaded once per request, shared by every page under it. */
 export function loader({ request }: LoaderArgs) {

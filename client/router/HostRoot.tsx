@@ -12,7 +12,7 @@ import {
 } from 'react-router';
 import { NOT_FOUND_MESSAGE } from '../../shared/messages.ts';
 import { isNotFound, isRouteFailure } from './route-failure.ts';
-import type { RouteMeta } from './route-table.ts';
+import type { RouteMeta } from './route-entry.ts';
 
 export interface RouteHandle {
   meta?: RouteEntryMeta;

@@ -3,7 +3,7 @@
 // value as it settles. Past the deadline, what is still pending is that one failure.
 import { PassThrough, type Readable } from 'node:stream';
 import type { DataLine } from '../../shared/route-data.ts';
-import type { PendingValue, Settled } from './deferred.tsx';
+import type { PendingValue, Settled } from './deferred.ts';
 
 export function dataBody(
   head: DataLine,

@@ -1,6 +1,6 @@
 import { redirect } from 'react-router';
 import { badRequest } from '../../router/route-failure.ts';
-import type { LoaderArgs } from '../../router/route-table.ts';
+import type { LoaderArgs } from '../../router/route-entry.ts';
 
 /** Bounds what is echoed into a Location header. */
 const MAX_TARGET_LENGTH = 2_048;

@@ -1,5 +1,5 @@
 import { abortableDelay } from '../../router/abortable-delay.ts';
-import type { LoaderArgs } from '../../router/route-table.ts';
+import type { LoaderArgs } from '../../router/route-entry.ts';
 import { delayParam } from './delay-param.server.ts';
 
 /** Holds the whole page for `ms`: a navigation to it shows what a slow loader does. */

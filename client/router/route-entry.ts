@@ -1,5 +1,5 @@
 // The shape of the route table (client/routes.tsx): the one place a page is declared. Both sides
-// turn it into React Router's routes (./router-routes.ts): the server's loaders call the
+// turn it into React Router's routes (./react-router-routes.ts): the server's loaders call the
 // `*.server.ts` modules (client/entry-server.tsx), the browser's ask the server (./navigation.ts).
 import type { ComponentType } from 'react';
 import type { Params } from 'react-router';

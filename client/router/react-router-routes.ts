@@ -4,7 +4,7 @@
 import type { LoaderFunction, RouteObject } from 'react-router';
 import { HostRoot, type RouteHandle } from './HostRoot.tsx';
 import { RootErrorPage, RouteErrorBoundary } from './RouteErrorBoundary.tsx';
-import type { RouteEntry } from './route-table.ts';
+import type { RouteEntry } from './route-entry.ts';
 
 /** The host's root route: head, announcer and scroll restoration; its boundary is the full error page. */
 export const HOST_ROUTE_ID = '__host';

@@ -1,88 +1,9 @@
-// Loader data may hold promises at its top level: the part of a page that arrives later. The
-// shell is not held for them; each is written into the same response when it settles, as a
-// small script inside its own <Suspense> (so React streams it), and the browser's copy of the
-// loader data gets a promise that the script settles. React Router's <Await> reads either.
-import { Suspense, use } from 'react';
-import { serializeForScript } from '../../shared/runtime.ts';
+// The browser's half of deferred values (./deferred.ts): markers become promises, settled by the
+// scripts streamed into the page or by a navigation's data lines. The server's half is
+// deferred-server.tsx.
+import { Suspense } from 'react';
+import { DEFERRED_GLOBAL, DEFERRED_KEY, type Settled } from './deferred.ts';
 import type { RouteFailure } from './route-failure.ts';
-
-/** Stands for a pending value in serialized loader data. */
-const DEFERRED_KEY = '__deferred';
-/** The page's queue of settled values: scripts push before or after the client boots. */
-const DEFERRED_GLOBAL = '__REACT_SSR_HOST_DEFERRED__';
-
-export type Settled = { id: string; value: unknown } | { id: string; failure: RouteFailure };
-export interface PendingValue {
-  id: string;
-  settled: Promise<Settled>;
-}
-
-type RouteData = Record<string, unknown>;
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
-
-/** Server: marks a loader's promises handled at once, so a rejection before render never becomes a process fault. */
-export function handleDeferred(data: unknown): void {
-  if (typeof data !== 'object' || data === null) return;
-  for (const value of Object.values(data)) if (isThenable(value)) Promise.resolve(value).catch(() => {});
-}
-
-/**
- * Server: loader data with every top-level promise replaced by a marker, and the promises,
- * each settling to a value or to the failure the host recorded for its rejection.
- */
-export function splitDeferred(
-  loaderData: Record<string, unknown>,
-  fail: (error: unknown) => RouteFailure,
-): { data: Record<string, unknown>; pending: PendingValue[] } {
-  const pending: PendingValue[] = [];
-  const data: Record<string, unknown> = {};
-  for (const [routeId, routeData] of Object.entries(loaderData)) {
-    if (typeof routeData !== 'object' || routeData === null || Array.isArray(routeData)) {
-      data[routeId] = routeData;
-      continue;
-    }
-    const copy: RouteData = {};
-    for (const [key, value] of Object.entries(routeData)) {
-      if (!isThenable(value)) {
-        copy[key] = value;
-        continue;
-      }
-      const id = `${routeId}:${key}`;
-      copy[key] = { [DEFERRED_KEY]: id };
-      const settled = Promise.resolve(value).then(
-        (resolved): Settled => ({ id, value: resolved }),
-        (error: unknown): Settled => ({ id, failure: fail(error) }),
-      );
-      pending.push({ id, settled });
-    }
-    data[routeId] = copy;
-  }
-  return { data, pending };
-}
-
-/** Nonces are base64; anything else is refused rather than escaped into markup. */
-const NONCE = /^[A-Za-z0-9+/=_-]*$/;
-
-// The script sits inside a hidden element's raw HTML: the parser runs it as it arrives, and
-// React hydrates the element without looking inside (a bare <script> would not hydrate).
-function DeferredScript({ settled, nonce = '' }: { settled: Promise<Settled>; nonce?: string }) {
-  const value = use(settled);
-  const push = `(self.${DEFERRED_GLOBAL}=self.${DEFERRED_GLOBAL}||[]).push(${serializeForScript(value)})`;
-  const attribute = NONCE.test(nonce) && nonce !== '' ? ` nonce="${nonce}"` : '';
-  return <div hidden dangerouslySetInnerHTML={{ __html: `<script${attribute}>${push}</script>` }} />;
-}
-
-/** Server: one streamed script per pending value. */
-export function DeferredScripts({ pending, nonce }: { pending: readonly PendingValue[]; nonce?: string }) {
-  return pending.map(({ id, settled }) => (
-    <Suspense key={id} fallback={null}>
-      <DeferredScript settled={settled} nonce={nonce} />
-    </Suspense>
-  ));
-}
 
 /**
  * Marks a settled promise the way React Router's <Await> marks the promises it tracks, so a
