@@ -1,24 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRenderer } from '../client/entry-server.tsx';
 import { routes } from '../client/routes.tsx';
-import type { RouteEntry } from '../client/router/route-entry.ts';
+import { fixture } from './fixtures/fixture-route.ts';
 import { serverErrorMessage } from '../shared/messages.ts';
 import { seenSignals } from './fixtures/fixture.server.ts';
 import { pageDigest } from '../tools/harness/digests.ts';
 import { fetchOnce, openStream } from '../tools/harness/http.ts';
-import { CLIENT_DIR, createTestApp, DIAG, type TestApp } from './support/test-app.ts';
+import { createTestApp, DIAG, type TestApp } from './support/test-app.ts';
 import { BROWSER_UA } from '../tools/harness/user-agents.ts';
-
-const fixture: RouteEntry = {
-  id: 'fixture',
-  path: '/fixture/:name?',
-  page: () => import('./fixtures/Fixture.tsx'),
-  server: () => import('./fixtures/fixture.server.ts'),
-  meta: { title: 'Fixture page' },
-};
 
 function runtimeOf(html: string): { router: { loaderData: Record<string, unknown>; errors: unknown } } {
   const json = /window\.__REACT_SSR_HOST__=(\{.*?\})<\/script>/.exec(html)?.[1];
@@ -238,37 +228,5 @@ describe('pages from the route table', () => {
       expect(normalise(res.text)).toBe(normalise(unknown.text));
     }
     await request(host.app).get('/_data/_diag/slow?_routes=diag-slow').expect(404);
-  });
-});
-
-describe('a page past its stream timeout', () => {
-  it('streams the failure of a value its loader gave up on, with the digest it logged once', async () => {
-    const slow = createTestApp({ STREAM_TIMEOUT_MS: '300' }, {}, createRenderer([...routes, fixture]));
-    await slow.listen();
-    try {
-      const res = await fetchOnce(`${slow.url}/fixture/ada?hold=20000`, { headers: { 'user-agent': BROWSER_UA } });
-      const failure = /"id":"fixture:later","failure":\{"routeFailure":true,"status":500,"digest":"([\w-]+)"\}/.exec(res.body);
-      expect(failure).not.toBeNull();
-      const lines = slow.logs.failures(res.headers['x-request-id'] as string);
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatchObject({ digest: failure![1], error: { type: 'StreamTimeoutError' } });
-    } finally {
-      await slow.close();
-    }
-  });
-});
-
-describe('the browser build', () => {
-  it('contains no loader code: a marker string of a loader is absent from dist/client', () => {
-    // 'Diagnostic loader error' and the guide's topics live only in *.server.ts files.
-    const markers = ['Diagnostic loader error: the loader threw', 'What a user sees and what an operator finds when something breaks.'];
-    const files = readdirSync(join(CLIENT_DIR, 'assets')).map((file) => readFileSync(join(CLIENT_DIR, 'assets', file), 'utf8'));
-    expect(files.length).toBeGreaterThan(0);
-    for (const marker of markers) expect(files.some((text) => text.includes(marker))).toBe(false);
-    // The server build has them: the marker is a real string of a real loader.
-    const server = readdirSync(join(CLIENT_DIR, '../server/assets')).map((file) =>
-      readFileSync(join(CLIENT_DIR, '../server/assets', file), 'utf8'),
-    );
-    expect(server.some((text) => text.includes(markers[0]!))).toBe(true);
   });
 });
