@@ -4,6 +4,7 @@ import express, { type RequestHandler } from 'express';
 import type { PageAssets } from '../shared/runtime.ts';
 import type { Renderer } from '../shared/page-seam.ts';
 import { createSourceMapper } from './errors/source-maps.ts';
+import { serveSharedAssets } from './shared-assets.ts';
 
 // The one place where dev and production differ: where client assets come from and how the
 // React renderer is loaded. Dev-only packages (vite) are imported dynamically.
@@ -87,7 +88,8 @@ export function chunksFromManifest(manifest: Record<string, ManifestChunk>, base
  */
 export function createProdFrontend(clientDir: string, renderer: Renderer, sharedAssetsDir?: string): Frontend {
   const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const options = { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false };
+  // redirect: false: a path that resolves to a folder (`/assets/x/..`) is a 404, not a 301 to it.
+  const options = { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false, redirect: false };
   const router = express.Router();
   // Labelled for the access line, where served assets log at debug (access-log.ts).
   router.use('/assets', (_req, res, next) => {
@@ -95,7 +97,8 @@ export function createProdFrontend(clientDir: string, renderer: Renderer, shared
     next();
   });
   router.use('/assets', express.static(join(clientDir, 'assets'), options));
-  if (sharedAssetsDir !== undefined) router.use('/assets', express.static(sharedAssetsDir, { ...options, dotfiles: 'ignore' }));
+  // Not express.static: it follows symlinks and serves subfolders (see shared-assets.ts).
+  if (sharedAssetsDir !== undefined) router.use('/assets', serveSharedAssets(sharedAssetsDir));
   return {
     middleware: router,
     assets: assetsFromManifest(manifest),
