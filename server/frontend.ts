@@ -5,6 +5,7 @@ import type { PageAssets } from '../shared/runtime.ts';
 import type { Renderer } from '../shared/page-seam.ts';
 import { createSourceMapper } from './errors/source-maps.ts';
 import { serveSharedAssets } from './shared-assets.ts';
+import { pathOf } from './url-path.ts';
 
 // The one place where dev and production differ: where client assets come from and how the
 // React renderer is loaded. Dev-only packages (vite) are imported dynamically.
@@ -31,6 +32,12 @@ const MAX_CACHED_CHUNK_SETS = 256;
 export const ASSETS_ROUTE = 'assets';
 /** Built files have content hashes in their names, so they never change: cache for a year. */
 const IMMUTABLE_MAX_AGE = '1y';
+/**
+ * `/assets` names the folder, not a file: it is sent on to `/assets/` (a 404), as serve-static
+ * did. A 301 without Cache-Control is cacheable for as long as a cache likes (RFC 9111 §4.2.2),
+ * browsers keep permanent redirects indefinitely, and nothing gains from keeping this one.
+ */
+const FOLDER_REDIRECT_CACHE_CONTROL = 'no-store';
 
 interface ManifestChunk {
   file: string;
@@ -92,9 +99,10 @@ export function createProdFrontend(clientDir: string, renderer: Renderer, shared
   const options = { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false, redirect: false };
   const router = express.Router();
   // Labelled for the access line, where served assets log at debug (access-log.ts).
-  router.use('/assets', (_req, res, next) => {
+  router.use('/assets', (req, res, next) => {
     res.locals.route = ASSETS_ROUTE;
-    next();
+    if (pathOf(req.originalUrl) !== '/assets' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    res.status(301).set({ Location: '/assets/', 'Cache-Control': FOLDER_REDIRECT_CACHE_CONTROL }).end();
   });
   router.use('/assets', express.static(join(clientDir, 'assets'), options));
   // Not express.static: it follows symlinks and serves subfolders (see shared-assets.ts).
