@@ -65,7 +65,7 @@ describe('request logging', () => {
     expect(logs.access(id as string)).toMatchObject({ level: LEVEL.debug, status: 200 });
   });
 
-  it("honours a trusted proxy's sane X-Request-Id and replaces one that is not (the whole class: request-id.test.ts)", async () => {
+  it("honours a trusted proxy's sane X-Request-Id and replaces one that is not (the whole class: hardening/request-id.test.ts)", async () => {
     const { app } = createTestApp({ TRUST_PROXY: 'loopback' });
     const sane = await request(app).get('/healthz').set('x-request-id', 'lb-7f3a.42');
     expect(sane.headers['x-request-id']).toBe('lb-7f3a.42');

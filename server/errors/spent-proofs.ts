@@ -16,7 +16,6 @@ export type SpendResult = 'spent' | 'replayed' | 'full';
 export interface SpentProofs {
   /** Records `proof` as used until `expiresAt` (epoch ms); says whether it was already. */
   spend(proof: string, expiresAt: number, now: number): SpendResult;
-  readonly size: number;
 }
 
 export function createSpentProofs(capacity = MAX_SPENT_PROOFS): SpentProofs {
@@ -37,9 +36,6 @@ export function createSpentProofs(capacity = MAX_SPENT_PROOFS): SpentProofs {
       if (spent.size >= capacity) return 'full';
       spent.set(proof, expiresAt);
       return 'spent';
-    },
-    get size() {
-      return spent.size;
     },
   };
 }

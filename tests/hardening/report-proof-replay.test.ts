@@ -2,15 +2,15 @@
 // chose (server/errors/report-proof.ts): a replayed, stale, re-bound or unrememberable proof is
 // logged as a claim (`claimedDigest`, `"verified":false`), never as another verified report.
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseServerDigest } from '../shared/digest-proof.ts';
-import { LEVEL, type LogLine } from '../shared/log-line.ts';
-import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
-import { PROOF_PERIOD_MS, PROOF_WINDOW_MS } from '../server/errors/report-proof.ts';
-import { createSpentProofs } from '../server/errors/spent-proofs.ts';
-import { streamedValue } from '../tools/harness/digests.ts';
-import { fetchOnce } from '../tools/harness/http.ts';
-import { BROWSER_UA } from '../tools/harness/user-agents.ts';
-import { createTestApp, DIAG, type TestApp } from './support/test-app.ts';
+import { parseServerDigest } from '../../shared/digest-proof.ts';
+import { LEVEL, type LogLine } from '../../shared/log-line.ts';
+import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
+import { PROOF_PERIOD_MS, PROOF_WINDOW_MS } from '../../server/errors/report-proof.ts';
+import { createSpentProofs } from '../../server/errors/spent-proofs.ts';
+import { streamedValue } from '../../tools/harness/digests.ts';
+import { fetchOnce } from '../../tools/harness/http.ts';
+import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
+import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
 
 /** A moment at the start of a proof period, so ages below are exact. */
 const EPOCH = 1_000 * PROOF_PERIOD_MS;

@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAccessLine, REQUEST_ID } from '../shared/log-line.ts';
-import { fetchOnce } from '../tools/harness/http.ts';
-import { ROOT } from '../tools/harness/paths.ts';
-import { createTestApp, type TestApp } from './support/test-app.ts';
+import { isAccessLine, REQUEST_ID } from '../../shared/log-line.ts';
+import { fetchOnce } from '../../tools/harness/http.ts';
+import { ROOT } from '../../tools/harness/paths.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 const MINTED = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -4,13 +4,13 @@
 // wrote, with the built tool (tests/support/digest-cli.ts).
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseServerDigest } from '../shared/digest-proof.ts';
-import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
-import { streamedValue } from '../tools/harness/digests.ts';
-import { fetchOnce } from '../tools/harness/http.ts';
-import { BROWSER_UA } from '../tools/harness/user-agents.ts';
-import { jsonLines, runDigest, tempDir, writeLog } from './support/digest-cli.ts';
-import { createTestApp, DIAG, type TestApp } from './support/test-app.ts';
+import { parseServerDigest } from '../../shared/digest-proof.ts';
+import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
+import { streamedValue } from '../../tools/harness/digests.ts';
+import { fetchOnce } from '../../tools/harness/http.ts';
+import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
+import { jsonLines, runDigest, tempDir, writeLog } from '../support/digest-cli.ts';
+import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
 
 interface Lookup {
   matches: { digest: string; count: number; browserReports: { verified: number; unverified: number } }[];

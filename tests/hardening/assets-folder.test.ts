@@ -7,10 +7,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as appRenderer from '../client/entry-server.tsx';
-import { createProdFrontend } from '../server/frontend.ts';
-import { isAccessLine } from '../shared/log-line.ts';
-import { CLIENT_DIR, createTestApp, type TestApp } from './support/test-app.ts';
+import * as appRenderer from '../../client/entry-server.tsx';
+import { createProdFrontend } from '../../server/frontend.ts';
+import { isAccessLine } from '../../shared/log-line.ts';
+import { CLIENT_DIR, createTestApp, type TestApp } from '../support/test-app.ts';
 
 /** A file of this build: the folder tricks below start from a real name. */
 const OWN = readdirSync(join(CLIENT_DIR, 'assets')).find((name) => name.endsWith('.js'))!;

@@ -2,8 +2,8 @@
 // says why): reachable on the address it was given, refused on every other. Linux routes all of
 // 127.0.0.0/8 to the loopback interface, so 127.0.0.2 stands for "another address of this host".
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchOnce } from '../tools/harness/http.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { fetchOnce } from '../../tools/harness/http.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
 
 /** Whether a scrape of `address` gets the metrics, or the connection is refused. */
 async function scrape(address: string, port: number): Promise<'metrics' | 'refused'> {

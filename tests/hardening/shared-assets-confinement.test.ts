@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as appRenderer from '../client/entry-server.tsx';
-import { createProdFrontend } from '../server/frontend.ts';
-import { isAccessLine } from '../shared/log-line.ts';
-import { CLIENT_DIR, createTestApp, type TestApp } from './support/test-app.ts';
+import * as appRenderer from '../../client/entry-server.tsx';
+import { createProdFrontend } from '../../server/frontend.ts';
+import { isAccessLine } from '../../shared/log-line.ts';
+import { CLIENT_DIR, createTestApp, type TestApp } from '../support/test-app.ts';
 
 const SECRET = 'SECRET-OUTSIDE-THE-ASSETS-DIRECTORY';
 const INSIDE = 'console.log("a published asset");';
