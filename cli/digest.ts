@@ -4,7 +4,7 @@
 // Node built-ins and its sibling files only (cli/vite.config.ts bundles it to dist/cli/digest.js).
 
 import { USAGE, UsageError, parseCommand, type Command } from './args.ts';
-import { ambiguityWarning, lookupJson, lookupText } from './format-lookup.ts';
+import { ambiguityWarning, lookupJson, lookupText, reportedOnlyText } from './format-lookup.ts';
 import { topJson, topText } from './format-top.ts';
 import { lookup } from './lookup.ts';
 import { STDIN } from './read-lines.ts';
@@ -41,7 +41,10 @@ async function runLookup(command: Extract<Command, { name: 'lookup' }>, sources:
   if (warning !== undefined) warn(warning);
   if (command.json) print(safeJson(JSON.stringify(lookupJson(result), null, 2)));
   if (result.matches.length === 0) {
-    warn(`no failure with a digest starting '${command.query}' in ${describe(sources)}`);
+    const named = result.reportedOnly.length;
+    const apart = named === 0 ? '' : ` (browser reports name ${named === 1 ? 'one such digest' : `${named} such digests`}, listed apart)`;
+    warn(`no failure with a digest starting '${command.query}' in ${describe(sources)}${apart}`);
+    if (!command.json && named > 0) print(reportedOnlyText(result));
     return EXIT.noMatch;
   }
   if (!command.json) print(lookupText(result));

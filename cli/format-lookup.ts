@@ -16,7 +16,21 @@ const LABEL_WIDTH = 12;
 const sideLabel = (side: string) => SIDE_LABEL[side as Side] ?? side;
 
 export function lookupText(result: LookupResult): string {
-  return result.matches.slice(0, MAX_SHOWN_MATCHES).map(summaryText).join('\n');
+  return [...result.matches.slice(0, MAX_SHOWN_MATCHES).map(summaryText), reportedOnlyText(result)].filter(Boolean).join('\n');
+}
+
+/**
+ * Digests only browser reports name: listed apart, after the matches, never as found. An
+ * unverified report proves nothing; a verified one's failure line is in another log.
+ */
+export function reportedOnlyText(result: LookupResult): string {
+  const { reportedOnly } = result;
+  if (reportedOnly.length === 0) return '';
+  const lines = [`Named only by browser reports, logged by no server failure in these logs (not found):`];
+  for (const summary of reportedOnly.slice(0, MAX_SHOWN_MATCHES)) lines.push(`Digest ${safe(summary.digest)}`, ...reportLines(summary));
+  const more = reportedOnly.length - MAX_SHOWN_MATCHES;
+  if (more > 0) lines.push(`… and ${plural(more, 'more digest')}`);
+  return `${lines.join('\n')}\n`;
 }
 
 /** For stderr when the prefix matched more than one digest; undefined otherwise. */
@@ -106,14 +120,29 @@ function exampleLines(summary: DigestSummary): string[] {
  *       "requests": [{ "reqId": string, "time": string | null, "side": Side }],  latest first, ≤ 10
  *       "moreRequests": number,
  *       "example": { "side": Side, "time": string | null, "reqId": string | null,
- *                    "error": { "type", "message", "stack"?, "code"?, "cause"?: error } } }] }
+ *                    "error": { "type", "message", "stack"?, "code"?, "cause"?: error } } }],
+ *     "reportedOnly": [{                          digests only browser reports name: not found
+ *       "digest": string, "browserReports": { as above } }] }
  *
  *   Count = { "value": string, "count": number }, most frequent first.
  *   Side = "server" | "client" | "process".
- *   Printed with exit 1 when "matches" is [].
+ *   Printed with exit 1 when "matches" is [], whatever "reportedOnly" holds.
  */
 export function lookupJson(result: LookupResult): object {
-  return { query: result.query, skippedLines: result.skipped, matches: result.matches.map(summaryJson) };
+  return {
+    query: result.query,
+    skippedLines: result.skipped,
+    matches: result.matches.map(summaryJson),
+    reportedOnly: result.reportedOnly.map((summary) => ({ digest: summary.digest, browserReports: browserReportsJson(summary) })),
+  };
+}
+
+function browserReportsJson(summary: DigestSummary): object {
+  return {
+    verified: summary.verifiedReports,
+    unverified: summary.unverifiedReports,
+    latest: summary.reports.map((report) => ({ ...report, time: isoOrNull(report.time) })),
+  };
 }
 
 function summaryJson(summary: DigestSummary): object {
@@ -129,11 +158,7 @@ function summaryJson(summary: DigestSummary): object {
     paths: summary.paths.entries(),
     releases: summary.releases.entries(),
     kinds: summary.kinds.entries(),
-    browserReports: {
-      verified: summary.verifiedReports,
-      unverified: summary.unverifiedReports,
-      latest: summary.reports.map((report) => ({ ...report, time: isoOrNull(report.time) })),
-    },
+    browserReports: browserReportsJson(summary),
     secondaryFailures: summary.secondaryFailures,
     requests: summary.requests.map((request) => ({ ...request, time: isoOrNull(request.time) })),
     moreRequests: summary.requestCount - summary.requests.length,

@@ -116,11 +116,13 @@ export interface AccessLogOptions {
   requestHeaders: readonly string[];
   /** Whether TRUST_PROXY trusts anything (then the address comes through Express's req.ip). */
   trustProxy: boolean;
+  /** Whether TRUST_PROXY trusts the connection's peer (Express's compiled `trust proxy fn`, hop 0). */
+  trustsPeer: (address: string | undefined) => boolean;
   refusals: RefusalSummary;
 }
 
 export function createAccessLog(options: AccessLogOptions): RequestHandler {
-  const { logger, requestHeaders, refusals, trustProxy } = options;
+  const { logger, requestHeaders, refusals, trustProxy, trustsPeer } = options;
 
   function accessLine(req: Request, res: Timed): AccessLine {
     const line: AccessLine = {
@@ -169,9 +171,13 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     // so the binding serialises to nothing instead of copying every header (and redacting them).
     wrapSerializers: false,
     serializers: { req: () => undefined },
+    // An incoming id only from a proxy TRUST_PROXY trusts (HAProxy's unique-id, deploy/haproxy.cfg),
+    // and only in the log-line contract's shape: any other client would choose the id its
+    // lines, its X-Request-Id and its pages' report proofs (errors/report-proof.ts) are bound to.
     genReqId(req: IncomingMessage, res: ServerResponse) {
       const incoming = req.headers['x-request-id'];
-      const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+      const kept = typeof incoming === 'string' && REQUEST_ID.test(incoming) && trustsPeer(req.socket.remoteAddress);
+      const id = kept ? incoming : randomUUID();
       res.setHeader('X-Request-Id', id);
       return id;
     },

@@ -8,7 +8,7 @@ import { createDigester } from './errors/digest.ts';
 import { createErrorHandler } from './errors/error-handler.ts';
 import { createFailureRecorder, type Reporter } from './errors/failures.ts';
 import { httpError } from './errors/http-error.ts';
-import { createReportProofs } from './errors/report-proof.ts';
+import { createReportProofs, type ReportProofOptions } from './errors/report-proof.ts';
 import type { Frontend } from './frontend.ts';
 import type { TraceMeta } from '../shared/runtime.ts';
 import { createTunnelRouter } from './tunnel.ts';
@@ -33,6 +33,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Where 429 refusals are counted instead of logged one by one; flushed by the process at exit. */
   refusals?: RefusalSummary;
+  /** The report proofs' clock and memory of spent proofs (errors/report-proof.ts); tests set them. */
+  reportProofs?: ReportProofOptions;
 }
 
 /** A path whose percent-encoding is broken cannot be routed: 400, not a 500 from deep inside. */
@@ -50,7 +52,7 @@ const rejectMalformedPath: RequestHandler = (req, _res, next) => {
 
 /** The middleware order below is the table of contents of a request. Nothing listens here. */
 export function createApp(config: Config, deps: AppDeps): Express {
-  const proofs = createReportProofs(config.digestKey);
+  const proofs = createReportProofs(config.digestKey, deps.reportProofs);
   const failures = createFailureRecorder({
     digester: createDigester(config.digestKey),
     logger: deps.logger,
@@ -69,8 +71,16 @@ export function createApp(config: Config, deps: AppDeps): Express {
 
   if (deps.metrics) app.use(deps.metrics.middleware);
   const refusals = deps.refusals ?? createRefusalSummary(deps.logger);
+  // Express compiled TRUST_PROXY into this when it was set above: (address, hop) => trusted.
+  const trustFn = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   app.use(
-    createAccessLog({ logger: deps.logger, requestHeaders: config.logRequestHeaders, trustProxy: config.trustProxy !== false, refusals }),
+    createAccessLog({
+      logger: deps.logger,
+      requestHeaders: config.logRequestHeaders,
+      trustProxy: config.trustProxy !== false,
+      trustsPeer: (address) => address !== undefined && trustFn(address, 0),
+      refusals,
+    }),
   );
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
   app.use(securityHeaders(config));

@@ -70,13 +70,14 @@ export function parseReport(body: unknown): ClientErrorReport {
 
 /**
  * How a report's digest is logged: a client digest (`c-…`) as itself; a server digest as
- * `digest` only when its proof checks out for the page it names, else as `claimedDigest`.
+ * `digest` only when its proof checks out for the page it names and has not been used on this
+ * replica before (report-proof.ts), else as `claimedDigest` with `proofStatus` saying why.
  */
 function digestFields(report: ClientErrorReport, proofs: ReportProofs): Record<string, unknown> {
   const { digest, proof, pageReqId } = report;
   if (!SERVER_DIGEST.test(digest)) return { digest };
-  const verified = proof !== undefined && pageReqId !== undefined && proofs.verify(digest, pageReqId, proof);
-  return verified ? { digest, verified } : { claimedDigest: digest, verified };
+  const proofStatus = proof === undefined || pageReqId === undefined ? 'missing' : proofs.check(digest, pageReqId, proof);
+  return proofStatus === 'verified' ? { digest, verified: true } : { claimedDigest: digest, verified: false, proofStatus };
 }
 
 export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs): Router {

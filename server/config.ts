@@ -60,6 +60,8 @@ export interface Config {
   readonly sharedAssetsDir: string | undefined;
   /** Port of the separate /metrics server; undefined: no metrics at all. */
   readonly metricsPort: number | undefined;
+  /** Address the /metrics server listens on: loopback unless METRICS_HOST says otherwise. */
+  readonly metricsHost: string;
   /** Request headers the access line carries (lower case); empty by default. */
   readonly logRequestHeaders: readonly string[];
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
@@ -248,6 +250,18 @@ function isProxyAddress(item: string): boolean {
   return family === 4 && isIP(range) === 4;
 }
 
+/**
+ * An IP address to listen on. Metrics name routes, release and process internals: loopback by
+ * default, so a scrape needs a sidecar or an explicit METRICS_HOST (0.0.0.0 for a pod's IP).
+ * An address, not a host name, so what is exposed never depends on DNS at boot.
+ */
+function listenAddress(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (isIP(raw) === 0) throw new ConfigError(name, raw, 'an IP address such as 127.0.0.1, or 0.0.0.0 for every interface');
+  return raw;
+}
+
 function absolutePath(env: Env, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
@@ -300,6 +314,7 @@ export function loadConfig(env: Env): Config {
     logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),
     sharedAssetsDir: absolutePath(env, 'SHARED_ASSETS_DIR'),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
+    metricsHost: listenAddress(env, 'METRICS_HOST', '127.0.0.1'),
     sentry: Object.freeze(sentry(env, nodeEnv)),
   });
 }

@@ -4,6 +4,8 @@ import express, { type RequestHandler } from 'express';
 import type { PageAssets } from '../shared/runtime.ts';
 import type { Renderer } from '../shared/page-seam.ts';
 import { createSourceMapper } from './errors/source-maps.ts';
+import { serveSharedAssets } from './shared-assets.ts';
+import { pathOf } from './url-path.ts';
 
 // The one place where dev and production differ: where client assets come from and how the
 // React renderer is loaded. Dev-only packages (vite) are imported dynamically.
@@ -30,6 +32,12 @@ const MAX_CACHED_CHUNK_SETS = 256;
 export const ASSETS_ROUTE = 'assets';
 /** Built files have content hashes in their names, so they never change: cache for a year. */
 const IMMUTABLE_MAX_AGE = '1y';
+/**
+ * `/assets` names the folder, not a file: it is sent on to `/assets/` (a 404), as serve-static
+ * did. A 301 without Cache-Control is cacheable for as long as a cache likes (RFC 9111 §4.2.2),
+ * browsers keep permanent redirects indefinitely, and nothing gains from keeping this one.
+ */
+const FOLDER_REDIRECT_CACHE_CONTROL = 'no-store';
 
 interface ManifestChunk {
   file: string;
@@ -87,15 +95,18 @@ export function chunksFromManifest(manifest: Record<string, ManifestChunk>, base
  */
 export function createProdFrontend(clientDir: string, renderer: Renderer, sharedAssetsDir?: string): Frontend {
   const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const options = { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false };
+  // redirect: false: a path that resolves to a folder (`/assets/x/..`) is a 404, not a 301 to it.
+  const options = { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false, redirect: false };
   const router = express.Router();
   // Labelled for the access line, where served assets log at debug (access-log.ts).
-  router.use('/assets', (_req, res, next) => {
+  router.use('/assets', (req, res, next) => {
     res.locals.route = ASSETS_ROUTE;
-    next();
+    if (pathOf(req.originalUrl) !== '/assets' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    res.status(301).set({ Location: '/assets/', 'Cache-Control': FOLDER_REDIRECT_CACHE_CONTROL }).end();
   });
   router.use('/assets', express.static(join(clientDir, 'assets'), options));
-  if (sharedAssetsDir !== undefined) router.use('/assets', express.static(sharedAssetsDir, { ...options, dotfiles: 'ignore' }));
+  // Not express.static: it follows symlinks and serves subfolders (see shared-assets.ts).
+  if (sharedAssetsDir !== undefined) router.use('/assets', serveSharedAssets(sharedAssetsDir));
   return {
     middleware: router,
     assets: assetsFromManifest(manifest),

@@ -82,20 +82,22 @@ function routeProcessWarnings(logger: Logger): void {
   process.on('warning', (warning) => logger.warn({ error: serializeError(warning) }, `node warning: ${warning.name}`));
 }
 
-/** The /metrics server on its own port (see metrics.ts); a port in use is fatal like the app's. */
+/**
+ * The /metrics server on its own port and address, loopback by default (METRICS_HOST, see
+ * metrics.ts and config.ts); a port in use is fatal like the app's.
+ */
 function listenForMetrics(config: Config, logger: Logger, metrics: Metrics): Server {
   const server = createMetricsServer(metrics);
+  const { metricsHost, metricsPort } = config;
+  const host = metricsHost.includes(':') ? `[${metricsHost}]` : metricsHost;
   server.once('error', (error: NodeJS.ErrnoException) => {
-    logger.fatal(
-      { host: config.host, metricsPort: config.metricsPort, code: error.code },
-      `cannot listen for metrics on ${config.host}:${config.metricsPort}: ${error.message}`,
-    );
+    logger.fatal({ metricsHost, metricsPort, code: error.code }, `cannot listen for metrics on ${host}:${metricsPort}: ${error.message}`);
     process.exit(1);
   });
-  server.listen(config.metricsPort, config.host, () => {
+  server.listen(metricsPort, metricsHost, () => {
     const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.metricsPort;
-    logger.info({ metricsPort: port }, `metrics on http://${config.host}:${port}/metrics`);
+    const port = typeof address === 'object' && address ? address.port : metricsPort;
+    logger.info({ metricsHost, metricsPort: port }, `metrics on http://${host}:${port}/metrics`);
   });
   return server;
 }

@@ -55,6 +55,8 @@ export interface LogLine {
   pageReqId?: string;
   verified?: boolean;
   claimedDigest?: string;
+  /** Why a claimed digest's proof did not count (server/errors/report-proof.ts). */
+  proofStatus?: 'missing' | 'invalid' | 'replayed' | 'full';
   /** Process faults: uncaughtException, unhandledRejection. */
   kind?: string;
   secondaryFailure?: true;

@@ -16,6 +16,7 @@ describe('configuration', () => {
       shutdownDelayMs: 2000,
       shutdownGraceMs: 5000,
       trustProxy: false,
+      metricsHost: '127.0.0.1',
       sentry: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -41,6 +42,7 @@ describe('configuration', () => {
     LOG_REQUEST_HEADERS: 'Accept-Language, Referer',
     SHARED_ASSETS_DIR: '/srv/assets',
     METRICS_PORT: '9464',
+    METRICS_HOST: '0.0.0.0',
     SENTRY_DSN,
     SENTRY_ENVIRONMENT: 'staging',
     SENTRY_TRACES_SAMPLE_RATE: '0.25',
@@ -77,6 +79,7 @@ describe('configuration', () => {
       logRequestHeaders: ['accept-language', 'referer'],
       sharedAssetsDir: '/srv/assets',
       metricsPort: 9464,
+      metricsHost: '0.0.0.0',
       sentry: {
         dsn: SENTRY_DSN,
         environment: 'staging',
@@ -145,6 +148,10 @@ describe('configuration', () => {
     [{ PORT: 'abc' }, 'Invalid PORT="abc": expected an integer from 0 to 65535'],
     [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
     [
+      { METRICS_PORT: '0', METRICS_HOST: 'metrics.internal' },
+      'Invalid METRICS_HOST="metrics.internal": expected an IP address such as 127.0.0.1, or 0.0.0.0 for every interface',
+    ],
+    [
       { TRUST_PROXY: 'true' },
       `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`,
     ],
@@ -173,5 +180,21 @@ describe('configuration', () => {
     ['10.1.2.3/255.255.0.0', '10.1.2.3/255.255.0.0'],
   ])('accepts TRUST_PROXY=%s as a hop count or addresses', (raw, trustProxy) => {
     expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(trustProxy);
+  });
+
+  it.each(['localhost', 'metrics.internal', '127.0.0.1:9464', '999.1.1.1', '[::1]', ' 127.0.0.1', 'http://0.0.0.0', '0x7f.1'])(
+    'refuses METRICS_HOST=%j: an IP address only',
+    (raw) => {
+      expect(() => loadConfig({ METRICS_HOST: raw })).toThrow(
+        expect.objectContaining({
+          name: 'ConfigError',
+          message: `Invalid METRICS_HOST=${JSON.stringify(raw)}: expected an IP address such as 127.0.0.1, or 0.0.0.0 for every interface`,
+        }),
+      );
+    },
+  );
+
+  it.each(['127.0.0.1', '0.0.0.0', '10.1.2.3', '::1', '::', 'fd00::7'])('accepts METRICS_HOST=%s', (raw) => {
+    expect(loadConfig({ METRICS_HOST: raw }).metricsHost).toBe(raw);
   });
 });

@@ -65,8 +65,8 @@ describe('request logging', () => {
     expect(logs.access(id as string)).toMatchObject({ level: LEVEL.debug, status: 200 });
   });
 
-  it('honours a sane incoming X-Request-Id and replaces one that is not', async () => {
-    const { app } = createTestApp();
+  it("honours a trusted proxy's sane X-Request-Id and replaces one that is not (the whole class: hardening/request-id.test.ts)", async () => {
+    const { app } = createTestApp({ TRUST_PROXY: 'loopback' });
     const sane = await request(app).get('/healthz').set('x-request-id', 'lb-7f3a.42');
     expect(sane.headers['x-request-id']).toBe('lb-7f3a.42');
     const forged = await request(app).get('/healthz').set('x-request-id', 'a"b\\nfake=1'.repeat(20));

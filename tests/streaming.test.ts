@@ -10,7 +10,8 @@ const CONTENT = 'data-testid="streamed-content"';
 describe('streaming SSR', () => {
   let host: TestApp;
   beforeAll(async () => {
-    host = createTestApp({ STREAM_TIMEOUT_MS: '1000' });
+    // Loopback is trusted as a proxy would be, so a test can name its request with X-Request-Id.
+    host = createTestApp({ STREAM_TIMEOUT_MS: '1000', TRUST_PROXY: 'loopback' });
     await host.listen();
   });
   afterAll(() => host.close());
