@@ -129,9 +129,16 @@ export function hostRefusal(req: IncomingMessage): Answer | undefined {
 }
 
 /**
- * Node hands an HTTP/1.1 request whose `Expect` is not `100-continue` to 'checkExpectation'
- * (else it answers 417 itself, unlogged). RFC 9110 §10.1.1: 417 names the expectation unmet.
+ * RFC 9110 §10.1.1: the only expectation is `100-continue`; a server that receives another
+ * (or a list) MAY answer 417, and does here, on HTTP/1.1. Node's own test finds "100-continue"
+ * anywhere in the value (`100-continue, foo` passes) and answers the rest 417 without a line.
+ * HTTP/1.0 expectations are ignored, as the RFC asks of 100-continue.
  */
+export function expectationFails(req: IncomingMessage): boolean {
+  const expect = req.headers.expect;
+  return expect !== undefined && req.httpVersion === '1.1' && expect.trim().toLowerCase() !== '100-continue';
+}
+
 export const EXPECTATION_FAILED: Answer = {
   status: 417,
   route: 'http-expect',

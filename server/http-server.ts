@@ -1,7 +1,7 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createConnectionBound } from './connections.ts';
-import { answerParserError, answerRequest, EXPECTATION_FAILED, hostRefusal, refuseConnect } from './http-refusals.ts';
+import { answerParserError, answerRequest, EXPECTATION_FAILED, expectationFails, hostRefusal, refuseConnect } from './http-refusals.ts';
 
 /**
  * Limits of the Node HTTP server, set on purpose so a slow or greedy client cannot hold a
@@ -46,15 +46,18 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
   });
   if (!logger) return server.on('request', listener);
   const bound = createConnectionBound(logger);
-  server.on('request', (req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, expectation?: 'continue' | 'failed') => {
     if (!bound.admit(req, res)) return;
-    const refusal = hostRefusal(req);
-    if (refusal) answerRequest(logger, req, res, refusal);
-    else listener(req, res);
-  });
-  server.on('checkExpectation', (req, res) => {
-    if (bound.admit(req, res)) answerRequest(logger, req, res, hostRefusal(req) ?? EXPECTATION_FAILED);
-  });
+    const refusal = hostRefusal(req) ?? (expectation === 'failed' || expectationFails(req) ? EXPECTATION_FAILED : undefined);
+    if (refusal) return answerRequest(logger, req, res, refusal);
+    if (expectation === 'continue') res.writeContinue();
+    listener(req, res);
+  };
+  server.on('request', serve);
+  // Node's check of `Expect` lets "100-continue" through anywhere in the value and answers
+  // anything else itself; both come here instead (server/http-refusals.ts).
+  server.on('checkContinue', (req, res) => serve(req, res, 'continue'));
+  server.on('checkExpectation', (req, res) => serve(req, res, 'failed'));
   server.on('clientError', answerParserError(logger, bound.dropping));
   server.on('connect', refuseConnect(logger));
   return server;
