@@ -32,6 +32,8 @@ export interface AccessLine {
   reason?: string;
   /** Only the LOG_REQUEST_HEADERS allow-list, each value cut, credentials redacted. */
   headers?: Record<string, string>;
+  /** The last line of a connection dropped past its pipelining bound: bytes never parsed (server/connections.ts). */
+  unparsedBytes?: number;
 }
 
 /** Caps, in characters, on what a client controls; a cut value ends with "…". */
@@ -83,8 +85,8 @@ function refusedBy(req: Request): string | undefined {
 
 /**
  * The access line of an answer given outside Express: a request Node's parser rejected (its
- * method and path unread: empty) or a CONNECT (server/http-server.ts). Same contract, same
- * message; `reason` says why.
+ * method and path unread: empty), a CONNECT, a protocol refusal (server/http-refusals.ts) or a
+ * request past its connection's bound (server/connections.ts). Same contract; `reason` says why.
  */
 export function outsideAccessLine(answer: {
   reqId: string;

@@ -1,4 +1,5 @@
-import express, { Router, type Request } from 'express';
+import { Router, type Request } from 'express';
+import { limitBody } from './body-limit.ts';
 import type { Logger } from 'pino';
 import { httpError, methodNotAllowed } from './errors/http-error.ts';
 import type { ReportProofs } from './errors/report-proof.ts';
@@ -80,15 +81,28 @@ function digestFields(report: ClientErrorReport, proofs: ReportProofs): Record<s
   return proofStatus === 'verified' ? { digest, verified: true } : { claimedDigest: digest, verified: false, proofStatus };
 }
 
+/** sendBeacon posts text/plain; fetch posts JSON. Any other type is not a report. */
+const REPORT_TYPES = ['application/json', 'text/plain'];
+
+function jsonBody(req: Request): unknown {
+  const body = req.body as Buffer;
+  if (body.length === 0 || req.is(REPORT_TYPES) === false) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw httpError(400, 'Invalid client error report: the body is not valid JSON');
+  }
+}
+
 export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs): Router {
   const router = Router();
   router.post(
     CLIENT_ERRORS_PATH,
     perClientLimit({ windowMs: 60_000, limit: REPORTS_PER_MINUTE }, logger),
-    express.json({ limit: MAX_REPORT_BYTES, type: ['application/json', 'text/plain'] }),
+    limitBody(MAX_REPORT_BYTES),
     (req: Request, res) => {
       res.locals.route = CLIENT_ERRORS_PATH;
-      const report = parseReport(req.body);
+      const report = parseReport(jsonBody(req));
       const { stack, type, message, digest: _digest, proof: _proof, ...where } = report;
       const fields = digestFields(report, proofs);
       const msg = fields.verified === false ? 'client error naming a server digest without a valid proof' : 'client error';

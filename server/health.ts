@@ -8,8 +8,11 @@ export function createHealthRouter(isShuttingDown: () => boolean): Router {
   });
   // 503 from the first signal on, while the server still accepts (see shutdown.ts), so a load
   // balancer takes this replica out of rotation before its listener closes.
+  // The 503 closes its connection too: a balancer that reuses the socket for a request would
+  // otherwise be reset when the listener closes under it (RFC 9112 §9.6).
   router.get('/readyz', (_req, res) => {
     const draining = isShuttingDown();
+    if (draining) res.set('Connection', 'close');
     res
       .status(draining ? 503 : 200)
       .set('Cache-Control', 'no-store')

@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server } from 'node:http';
-import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse, type Server } from 'node:http';
 import type { Logger } from 'pino';
-import { outsideAccessLine } from './access-log.ts';
-import { ACCESS_COMPLETED } from '../shared/log-line.ts';
-import { LINE_LEVEL } from './log-levels.ts';
+import { createConnectionBound } from './connections.ts';
+import { answerParserError, answerRequest, EXPECTATION_FAILED, expectationFails, hostRefusal, refuseConnect } from './http-refusals.ts';
 
 /**
  * Limits of the Node HTTP server, set on purpose so a slow or greedy client cannot hold a
@@ -32,70 +28,37 @@ export const SERVER_LIMITS: ServerLimits = {
   checkIntervalMs: 1_000,
 };
 
-/** Node's own answers to requests its parser rejects (its default clientError handler's). */
-function parserStatus(code: string | undefined): number {
-  if (code === 'HPE_HEADER_OVERFLOW') return 431;
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
-  return 400;
-}
-
 /**
- * A request Node's HTTP parser rejects (a malformed request line, headers too large or too
- * slow) never reaches the app. It still gets what every response gets: a request id, and one
- * access line, so no answer leaves the server unlogged.
+ * Node's HTTP server with our limits. With a logger (the process, the tests), every request
+ * the parser produces is answered by us, with an id and an access line: through `listener`, or
+ * by server/http-refusals.ts for what breaks the protocol, and within the per-connection bound
+ * of server/connections.ts.
  */
-function answerParserError(logger: Logger) {
-  return (error: NodeJS.ErrnoException, socket: Socket) => {
-    // The client is gone (or the socket is already answered): nothing to answer, nothing failed.
-    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-    const status = parserStatus(error.code);
-    const id = randomUUID();
-    const answer = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
-    const reason = `rejected by the HTTP parser: ${error.code ?? 'unknown'}`;
-    logger[LINE_LEVEL.access](
-      outsideAccessLine({ reqId: id, route: 'http-parser', status, bytes: answer.length, ip: socket.remoteAddress, reason }),
-      ACCESS_COMPLETED,
-    );
-    socket.end(answer);
-  };
-}
-
-/**
- * CONNECT asks for a tunnel, which an origin server does not provide; Node hands it to a
- * 'connect' listener or drops the socket without a word. It gets a 405, an id and a line.
- */
-function refuseConnect(logger: Logger) {
-  return (req: IncomingMessage, socket: Duplex) => {
-    const id = randomUUID();
-    const answer = `HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, POST\r\nX-Request-Id: ${id}\r\nCache-Control: no-store\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`;
-    const line = {
-      reqId: id,
-      method: req.method,
-      path: req.url,
-      route: 'connect',
-      status: 405,
-      bytes: answer.length,
-      ip: req.socket.remoteAddress,
-    };
-    logger[LINE_LEVEL.access](outsideAccessLine({ ...line, reason: 'CONNECT refused: this is not a proxy' }), ACCESS_COMPLETED);
-    socket.end(answer);
-  };
-}
-
 export function createHttpServer(listener: RequestListener, limits: ServerLimits = SERVER_LIMITS, logger?: Logger): Server {
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      maxHeaderSize: limits.maxHeaderBytes,
-      connectionsCheckingInterval: limits.checkIntervalMs,
-    },
-    listener,
-  );
-  if (logger) {
-    server.on('clientError', answerParserError(logger));
-    server.on('connect', refuseConnect(logger));
-  }
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    maxHeaderSize: limits.maxHeaderBytes,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+    // Node's check answers 400 with no id and no line; hostRefusal answers it instead.
+    requireHostHeader: logger === undefined,
+  });
+  if (!logger) return server.on('request', listener);
+  const bound = createConnectionBound(logger);
+  const serve = (req: IncomingMessage, res: ServerResponse, expectation?: 'continue' | 'failed') => {
+    if (!bound.admit(req, res)) return;
+    const refusal = hostRefusal(req) ?? (expectation === 'failed' || expectationFails(req) ? EXPECTATION_FAILED : undefined);
+    if (refusal) return answerRequest(logger, req, res, refusal);
+    if (expectation === 'continue') res.writeContinue();
+    listener(req, res);
+  };
+  server.on('request', serve);
+  // Node's check of `Expect` lets "100-continue" through anywhere in the value and answers
+  // anything else itself; both come here instead (server/http-refusals.ts).
+  server.on('checkContinue', (req, res) => serve(req, res, 'continue'));
+  server.on('checkExpectation', (req, res) => serve(req, res, 'failed'));
+  server.on('clientError', answerParserError(logger, bound.dropping));
+  server.on('connect', refuseConnect(logger));
   return server;
 }

@@ -1,4 +1,5 @@
-import express, { Router, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { limitBody } from './body-limit.ts';
 import type { Logger } from 'pino';
 import type { SentryConfig } from './config.ts';
 import { httpError, methodNotAllowed } from './errors/http-error.ts';
@@ -77,7 +78,7 @@ export function createTunnelRouter(sentry: SentryConfig, logger: Logger): Router
       next();
     },
     perClientLimit({ windowMs: 60_000, limit: ENVELOPES_PER_MINUTE }, logger),
-    express.raw({ type: () => true, limit: MAX_ENVELOPE_BYTES }),
+    limitBody(MAX_ENVELOPE_BYTES),
     async (req: Request, res) => {
       const body = req.body as unknown;
       if (!Buffer.isBuffer(body) || body.length === 0) throw httpError(400, 'Malformed envelope: empty body');

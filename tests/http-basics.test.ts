@@ -11,10 +11,19 @@ describe('health endpoints', () => {
     await request(app).get('/readyz').expect(200, 'ready');
   });
 
-  it('answers /readyz with 503 while shutting down, and /healthz still 200', async () => {
+  it('answers /readyz with 503 while shutting down, closing the connection, and /healthz still 200', async () => {
     const { app } = createTestApp({}, { isShuttingDown: () => true });
-    await request(app).get('/readyz').expect(503);
+    for (const method of ['get', 'head'] as const) {
+      const ready = await request(app)[method]('/readyz').set('connection', 'keep-alive').expect(503);
+      expect(ready.headers.connection).toBe('close');
+    }
     await request(app).get('/healthz').expect(200);
+  });
+
+  it('keeps the connection of a ready /readyz open', async () => {
+    const { app } = createTestApp();
+    const ready = await request(app).get('/readyz').set('connection', 'keep-alive').expect(200);
+    expect(ready.headers.connection).toBe('keep-alive');
   });
 
   it('never logs a health check at info', async () => {

@@ -2,6 +2,7 @@
 import type { Exit } from '../harness/spawn.ts';
 import { ACCEPTED_REPORTS, type Abuse } from './abuse.ts';
 import type { Outcome } from './client.ts';
+import { HOSTILE_EXPECTED, HOSTILE_HEADERS, PIPELINING } from './raw-abuse.ts';
 import type { ServerLog } from '../harness/server-log.ts';
 
 export interface Check {
@@ -19,7 +20,8 @@ export interface SoakFacts {
   aliveUntilSigterm: boolean;
   exit: Exit;
   stderr: string;
-  rssMb: { warm: number; end: number };
+  /** After warm-up, after the main phase, and after the abusive clients (when they ran). */
+  rssMb: { warm: number; end: number; afterAbuse?: number };
   fds: { warm: number; end: number };
   /** What each abusive client made the server write (tools/soak/abuse.ts), when they ran. */
   abuse?: Abuse[];
@@ -129,6 +131,15 @@ function resourceChecks(facts: SoakFacts): Check[] {
       pass: growth <= RSS_MAX_GROWTH,
       detail: `${rssMb.warm.toFixed(1)} → ${rssMb.end.toFixed(1)} MB (${(growth * 100).toFixed(1)}%)`,
     },
+    ...(rssMb.afterAbuse === undefined
+      ? []
+      : [
+          {
+            name: `RSS after the abusive clients ≤ ${RSS_MAX_GROWTH * 100}% above RSS after warm-up`,
+            pass: (rssMb.afterAbuse - rssMb.warm) / rssMb.warm <= RSS_MAX_GROWTH,
+            detail: `${rssMb.warm.toFixed(1)} → ${rssMb.afterAbuse.toFixed(1)} MB`,
+          },
+        ]),
     { name: `open descriptors did not grow (slack ${FD_SLACK})`, pass: fds.end <= fds.warm + FD_SLACK, detail: `${fds.warm} → ${fds.end}` },
     { name: 'nothing on stderr', pass: facts.stderr === '', detail: facts.stderr === '' ? 'empty' : facts.stderr.slice(0, 200) },
     {
@@ -202,10 +213,28 @@ function abuseChecks(facts: SoakFacts): Check[] {
     },
     perRequest('big headers (14 KB)'),
     perRequest('404 flood'),
+    ...rawChecks(byName.get(PIPELINING), byName.get(HOSTILE_HEADERS), perRequest),
     {
       name: `report flood: at most ${reportBound} lines however many are refused`,
       pass: reports.lines <= reportBound,
       detail: `${reports.lines} lines for ${reports.requests} reports (${reports.statuses['429'] ?? 0} refused)`,
+    },
+  ];
+}
+
+/** The raw-socket clients (raw-abuse.ts): a line a request at most, and every hostile request refused as it should be. */
+function rawChecks(pipelining: Abuse | undefined, hostile: Abuse | undefined, perRequest: (name: string) => Check): Check[] {
+  if (pipelining === undefined || hostile === undefined) return [];
+  const wrong = Object.entries(hostile.statuses).filter(([status]) => !HOSTILE_EXPECTED.has(status));
+  return [
+    perRequest(PIPELINING),
+    perRequest(HOSTILE_HEADERS),
+    {
+      name: 'hostile headers: each refused with its 4xx (400, 413 or 429, 417), never a 5xx or no answer',
+      pass: wrong.length === 0,
+      detail: Object.entries(hostile.statuses)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(' '),
     },
   ];
 }

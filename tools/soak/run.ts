@@ -6,6 +6,7 @@ import { fetchOnce } from '../harness/http.ts';
 import { entryScript } from '../bench/measure.ts';
 import type { RunningServer } from '../harness/spawn.ts';
 import { ABUSE_S, abusiveClients } from './abuse.ts';
+import { rawAbusiveClients } from './raw-abuse.ts';
 import { evaluate } from './checks.ts';
 import type { Outcome } from './client.ts';
 import { buildMix, type Kind } from './mix.ts';
@@ -55,7 +56,7 @@ async function main(): Promise<number> {
   const durationS = numberFlag(flags, 'duration', DEFAULT_DURATION_S, MAX_DURATION_S);
   const warmupS = numberFlag(flags, 'warmup', Math.max(MIN_WARMUP_S, durationS * WARMUP_SHARE), MAX_DURATION_S);
   const concurrency = numberFlag(flags, 'concurrency', DEFAULT_CONCURRENCY, 256);
-  const budgetS = warmupS + durationS + 3 * ABUSE_S + FIXED_BUDGET_S;
+  const budgetS = warmupS + durationS + 5 * ABUSE_S + FIXED_BUDGET_S;
   setTimeout(() => {
     console.error(`soak: still running after ${budgetS} s; aborting`);
     process.exit(2);
@@ -77,7 +78,8 @@ async function main(): Promise<number> {
   const volume = { requests: soak.length, bytes: logs.bytes - bytesBefore, seconds: (performance.now() - soakStarted) / 1000 };
   const atEnd = await settledSample(server);
   console.log(`soak: abusive clients, ${ABUSE_S} s each`);
-  const abuse = await abusiveClients(server.url, logs);
+  const abuse = [...(await abusiveClients(server.url, logs)), ...(await rawAbusiveClients(server.url, logs))];
+  const afterAbuse = await settledSample(server);
 
   console.log('soak: SIGTERM under load');
   signalled = true;
@@ -92,7 +94,7 @@ async function main(): Promise<number> {
     aliveUntilSigterm,
     exit: drain.exit,
     stderr: server.stderr(),
-    rssMb: { warm: afterWarmup.rssMb, end: atEnd.rssMb },
+    rssMb: { warm: afterWarmup.rssMb, end: atEnd.rssMb, afterAbuse: afterAbuse.rssMb },
     fds: { warm: afterWarmup.fds, end: atEnd.fds },
     abuse,
   });
