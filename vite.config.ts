@@ -90,7 +90,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         emptyOutDir: true,
         target: 'node20',
         // Shipped beside the server files (never served): failures are logged with source
-        // files and lines (server/errors/source-maps.ts).
+        // files and lines (server/failures/source-maps.ts).
         sourcemap: true,
         rolldownOptions: {
           // `renderer` is the app's React renderer under a stable name, for the bench's floor.

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { httpError } from './errors/http-error.ts';
+import { httpError } from './failures/http-error.ts';
 
 // The one way an endpoint reads a request body (the browser reports and the Sentry tunnel
 // today; form and action bodies next): into `req.body` as a Buffer of at most `maxBytes`, or a

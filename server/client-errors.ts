@@ -1,10 +1,10 @@
 import { Router, type Request } from 'express';
 import { limitBody } from './body-limit.ts';
 import type { Logger } from 'pino';
-import { httpError, methodNotAllowed } from './errors/http-error.ts';
-import type { ReportProofs } from './errors/report-proof.ts';
+import { httpError, methodNotAllowed } from './failures/http-error.ts';
+import type { ReportProofs } from './failures/report-proof.ts';
 import { PROOF, SERVER_DIGEST } from '../shared/digest-proof.ts';
-import { capStack, MAX_LINE_LENGTH } from './errors/serialize-error.ts';
+import { capStack, MAX_LINE_LENGTH } from './failures/serialize-error.ts';
 import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
 import { perClientLimit } from './rate-limit.ts';
 import { LINE_LEVEL } from './log-levels.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import express, { type RequestHandler } from 'express';
 import type { PageAssets } from '../shared/runtime.ts';
 import type { Renderer } from '../shared/page-seam.ts';
-import { createSourceMapper } from './errors/source-maps.ts';
+import { createSourceMapper } from './failures/source-maps.ts';
 import { serveSharedAssets } from './shared-assets.ts';
 import { pathOf } from './url-path.ts';
 

@@ -1,4 +1,4 @@
-import type { Failure } from './errors/failures.ts';
+import type { Failure } from './failures/recorder.ts';
 
 // What the host keeps on `res.locals` for one response, typed for every middleware by
 // declaration merging (the way @types/express-serve-static-core invites: `Express.Locals`).

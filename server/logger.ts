@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import { boundLine } from './log-bound.ts';
 
 // The process's one logger: pino JSON lines on stdout. The access line is built in
-// access-log.ts, the failure line in errors/failures.ts; neither carries request headers unless
+// access-log.ts, the failure line in failures/recorder.ts; neither carries request headers unless
 // an operator allow-lists them, so no line needs redaction paths (which pino would run per line).
 // Every line, of any kind, is at most 8 KB (log-bound.ts).
 

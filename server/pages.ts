@@ -4,10 +4,10 @@ import { DATA_PATH, ROUTES_PARAM, type DataLine } from '../shared/route-data.ts'
 import type { BrowserSentryConfig, TraceMeta } from '../shared/runtime.ts';
 import type { Config } from './config.ts';
 import { diagnosticsAllowed } from './diagnostics.ts';
-import { httpError, methodNotAllowed } from './errors/http-error.ts';
-import type { FailureRecorder } from './errors/failures.ts';
-import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from './errors/render-errors.ts';
-import { asNextError, isInstance } from './errors/thrown-value.ts';
+import { httpError, methodNotAllowed } from './failures/http-error.ts';
+import type { FailureRecorder } from './failures/recorder.ts';
+import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from './failures/render-errors.ts';
+import { asNextError, isInstance } from './failures/thrown-value.ts';
 import type { Frontend } from './frontend.ts';
 import { isBot } from './is-bot.ts';
 import { DATA_HEADERS, HTML_HEADERS, sendBody } from './page-response.ts';

@@ -1,7 +1,7 @@
 import { rateLimit } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { httpError } from './errors/http-error.ts';
-import { serializeError } from './errors/serialize-error.ts';
+import { httpError } from './failures/http-error.ts';
+import { serializeError } from './failures/serialize-error.ts';
 
 /**
  * A per-client limit for endpoints browsers post to. express-rate-limit keys by `req.ip`, which

@@ -1,7 +1,7 @@
 // The server's side of Sentry, loaded (dynamically, by server/index.ts) only when SENTRY_DSN
 // is set; Sentry.init itself runs earlier, in instrument.ts.
 import * as Sentry from '@sentry/node';
-import type { Reporter } from './errors/failures.ts';
+import type { Reporter } from './failures/recorder.ts';
 import type { TraceMeta } from '../shared/runtime.ts';
 
 /** Sentry's own default for flushing at exit (docs/reference-facts.md): long enough, bounded. */

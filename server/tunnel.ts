@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { limitBody } from './body-limit.ts';
 import type { Logger } from 'pino';
 import type { SentryConfig } from './config.ts';
-import { httpError, methodNotAllowed } from './errors/http-error.ts';
+import { httpError, methodNotAllowed } from './failures/http-error.ts';
 import { perClientLimit } from './rate-limit.ts';
 
 // The same-origin path the browser SDK sends its envelopes to, so ad blockers don't drop them.

@@ -3,7 +3,7 @@
 // to the browser's onRecoverableError as `error.digest`. The server writes the digest and a
 // proof beside it, `<digest>.<proof>`: the proof is a keyed hash of the digest and the page
 // load's request id, so a browser report that names a server digest can show that this server
-// wrote that digest into that page (server/errors/report-proof.ts checks it). The user only ever
+// wrote that digest into that page (server/failures/report-proof.ts checks it). The user only ever
 // sees the digest part.
 //
 // For an error boundary: `const server = serverDigestOf(error)`; show `server.digest` (never the
@@ -13,7 +13,7 @@
 /** Not in the base64url alphabet of digests and proofs, so the split is unambiguous. */
 export const PROOF_SEPARATOR = '.';
 
-/** A server digest: 16 base64url characters (server/errors/digest.ts). */
+/** A server digest: 16 base64url characters (server/failures/digest.ts). */
 export const SERVER_DIGEST = /^[A-Za-z0-9_-]{16}$/;
 /** A proof: 16 base64url characters (96 bits). */
 export const PROOF = /^[A-Za-z0-9_-]{16}$/;

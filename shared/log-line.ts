@@ -9,7 +9,7 @@ export const LEVEL = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fata
 export const ACCESS_COMPLETED = 'request completed';
 /** The access line's message when the client left before the response was whole. */
 export const ACCESS_ABORTED = 'request aborted';
-/** A 5xx failure's one line (server/errors/failures.ts). */
+/** A 5xx failure's one line (server/failures/recorder.ts). */
 export const FAILURE_MESSAGE = 'request failed';
 /** The error page itself failed while answering a failure: one extra line beside the first. */
 export const SECONDARY_FAILURE_MESSAGE = 'the error page failed: sent the static fallback';
@@ -22,7 +22,7 @@ export const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
 /**
  * The `error` field of a failure line: the thrown value's type, message, capped stack, a string
- * `code` and `detail` when it has them, and its causes (server/errors/serialize-error.ts writes it).
+ * `code` and `detail` when it has them, and its causes (server/failures/serialize-error.ts writes it).
  */
 export interface SerializedError {
   type: string;
@@ -55,7 +55,7 @@ export interface LogLine {
   pageReqId?: string;
   verified?: boolean;
   claimedDigest?: string;
-  /** Why a claimed digest's proof did not count (server/errors/report-proof.ts). */
+  /** Why a claimed digest's proof did not count (server/failures/report-proof.ts). */
   proofStatus?: 'missing' | 'invalid' | 'replayed' | 'full';
   /** Process faults: uncaughtException, unhandledRejection. */
   kind?: string;

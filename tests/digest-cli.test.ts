@@ -3,14 +3,13 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_UA } from '../tools/harness/user-agents.ts';
 import { DIGEST_BIN, digestOf, jsonLines, runDigest, tempDir, writeLog } from './support/digest-cli.ts';
 import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
 import { createTestApp, DIAG } from './support/test-app.ts';
 import { parseServerDigest } from '../shared/digest-proof.ts';
 import { streamedValue } from '../tools/harness/digests.ts';
 import { fetchOnce } from '../tools/harness/http.ts';
-
-const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36';
 
 // The digest CLI over logs the real server wrote: an operator holding a digest from a user's
 // screenshot reaches the failure in one command.

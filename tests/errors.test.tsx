@@ -2,6 +2,7 @@ import { Suspense } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { SERVER_DIGEST } from '../shared/digest-proof.ts';
 import * as renderer from '../client/entry-server.tsx';
 import { createProdFrontend } from '../server/frontend.ts';
 import { serverErrorMessage } from '../shared/messages.ts';
@@ -37,7 +38,7 @@ describe('server failures: digest on the page equals the digest of exactly one e
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
     const digest = pageDigest(res.text);
-    expect(digest).toMatch(/^[\w-]{16}$/);
+    expect(digest).toMatch(SERVER_DIGEST);
     expect(res.text).toContain(`Digest: <code data-digest="">${digest}</code>`);
     const failures = logs.failures(requestId(res));
     expect(failures).toHaveLength(1);
@@ -58,7 +59,7 @@ describe('server failures: digest on the page equals the digest of exactly one e
     const { app, logs } = createTestApp();
     const res = await request(app).get('/_diag/api-error').set(DIAG).expect(500);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ error: { status: 500, message: 'Internal Server Error', digest: expect.stringMatching(/^[\w-]{16}$/) } });
+    expect(res.body).toEqual({ error: { status: 500, message: 'Internal Server Error', digest: expect.stringMatching(SERVER_DIGEST) } });
     const [failure, ...rest] = logs.failures(requestId(res));
     expect(rest).toEqual([]);
     expect(failure).toMatchObject({ digest: res.body.error.digest, route: '/_diag/api-error', status: 500 });
@@ -86,7 +87,7 @@ describe('server failures: digest on the page equals the digest of exactly one e
       const res = await fetchOnce(`${host.url}/_diag/stream-error`, { headers: { 'user-agent': BROWSER_UA, ...DIAG } });
       expect(res.status).toBe(200);
       const digest = streamedDigest(res.body);
-      expect(digest).toMatch(/^[\w-]{16}$/);
+      expect(digest).toMatch(SERVER_DIGEST);
       const failures = host.logs.failures(requestId(res));
       expect(failures).toHaveLength(1);
       expect(failures[0]).toMatchObject({
@@ -195,7 +196,7 @@ describe('server failures: digest on the page equals the digest of exactly one e
     const { app, logs } = createTestApp({}, { frontend });
     const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
     const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)?.[1];
-    expect(digest).toMatch(/^[\w-]{16}$/);
+    expect(digest).toMatch(SERVER_DIGEST);
     expect(logs.failures(requestId(res))[1]).toMatchObject({ digest, secondaryFailure: true, error: { type: 'ErrorPageTimeoutError' } });
   });
 

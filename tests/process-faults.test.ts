@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SERVER_DIGEST } from '../shared/digest-proof.ts';
 import { LEVEL } from '../shared/log-line.ts';
 import { startServer } from './support/server.ts';
 
@@ -18,7 +19,7 @@ describe('process faults', () => {
     const { code } = await server.exited;
     expect(code).toBe(1);
     const fatal = server.logs.lines.find((line) => line.level === LEVEL.fatal);
-    expect(fatal).toMatchObject({ kind, digest: expect.stringMatching(/^[\w-]{16}$/), error: { type: 'Error' } });
+    expect(fatal).toMatchObject({ kind, digest: expect.stringMatching(SERVER_DIGEST), error: { type: 'Error' } });
     expect(server.logs.lines.at(-1)).toBe(fatal);
   });
 
@@ -41,7 +42,7 @@ describe('process faults', () => {
     expect((await server.exited).code).toBe(1);
     const fatal = server.logs.lines.filter((line) => line.level === LEVEL.fatal);
     expect(fatal).toHaveLength(1);
-    expect(fatal[0]).toMatchObject({ digest: expect.stringMatching(/^[\w-]{16}$/), error });
+    expect(fatal[0]).toMatchObject({ digest: expect.stringMatching(SERVER_DIGEST), error });
     expect(server.stderr()).toBe('');
   });
 });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { ComponentType } from 'react';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { SERVER_DIGEST } from '../shared/digest-proof.ts';
 import { createRenderer } from '../client/entry-server.tsx';
 import { serverErrorMessage } from '../shared/messages.ts';
 import { pageDigest, streamedDigest } from '../tools/harness/digests.ts';
@@ -128,7 +129,7 @@ describe('any thrown value gets a status, a digest, one bounded log line and the
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
     const digest = pageDigest(res.text);
-    expect(digest).toMatch(/^[\w-]{16}$/);
+    expect(digest).toMatch(SERVER_DIGEST);
     const failures = logs.failures(res.headers['x-request-id']);
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ level: LEVEL.error, status: 500, digest, error: { type: expected.type } });

@@ -1,12 +1,12 @@
 // A browser report's proof counts once per replica, within its window, for the page id the server
-// chose (server/errors/report-proof.ts): a replayed, stale, re-bound or unrememberable proof is
+// chose (server/failures/report-proof.ts): a replayed, stale, re-bound or unrememberable proof is
 // logged as a claim (`claimedDigest`, `"verified":false`), never as another verified report.
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseServerDigest } from '../../shared/digest-proof.ts';
+import { parseServerDigest, SERVER_DIGEST } from '../../shared/digest-proof.ts';
 import { LEVEL, type LogLine } from '../../shared/log-line.ts';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
-import { PROOF_PERIOD_MS, PROOF_WINDOW_MS } from '../../server/errors/report-proof.ts';
-import { createSpentProofs } from '../../server/errors/spent-proofs.ts';
+import { PROOF_PERIOD_MS, PROOF_WINDOW_MS } from '../../server/failures/report-proof.ts';
+import { createSpentProofs } from '../../server/failures/spent-proofs.ts';
 import { streamedValue } from '../../tools/harness/digests.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
@@ -36,7 +36,7 @@ async function start(options: { capacity?: number; env?: Record<string, string> 
 async function failedPage(host: TestApp, headers: Record<string, string> = {}) {
   const page = await fetchOnce(`${host.url}/_diag/stream-error`, { headers: { 'user-agent': BROWSER_UA, ...DIAG, ...headers } });
   const server = parseServerDigest(streamedValue(page.body));
-  expect(server?.proof).toMatch(/^[\w-]{16}$/);
+  expect(server?.proof).toMatch(SERVER_DIGEST);
   return { digest: server!.digest, proof: server!.proof!, pageReqId: String(page.headers['x-request-id']) };
 }
 

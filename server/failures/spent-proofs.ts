@@ -1,5 +1,5 @@
 // The proofs this replica has already accepted, until they expire: a report's proof counts once
-// (server/errors/report-proof.ts). A proof is valid for a bounded window, so a proof only needs
+// (server/failures/report-proof.ts). A proof is valid for a bounded window, so a proof only needs
 // remembering until its window closes; after that it fails the HMAC check on its own.
 
 /**

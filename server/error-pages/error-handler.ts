@@ -5,10 +5,10 @@ import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
 import { HTML_HEADERS } from '../page-response.ts';
 import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
-import type { Failure, FailureRecorder } from './failures.ts';
-import { isHttpError, publicMessage } from './http-error.ts';
-import { ClientAbortError } from './render-errors.ts';
-import { describeValue, isErrorLike, isInstance, readString, typeName, unwrapThrown } from './thrown-value.ts';
+import type { Failure, FailureRecorder } from '../failures/recorder.ts';
+import { isHttpError, publicMessage } from '../failures/http-error.ts';
+import { ClientAbortError } from '../failures/render-errors.ts';
+import { describeValue, isErrorLike, isInstance, readString, typeName, unwrapThrown } from '../failures/thrown-value.ts';
 
 interface ErrorHandlerDeps {
   config: Config;
