@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { routeOf } from './failures/recorder.ts';
+import { routeOf } from './route-label.ts';
 import { ASSETS_ROUTE } from './frontend.ts';
 import type { RefusalSummary } from './refusal-summary.ts';
 import { pathOf } from './url-path.ts';

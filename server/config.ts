@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { HostError } from './failures/host-error.ts';
 
 // Environment → typed, frozen configuration. Read once at boot; a bad value stops the
 // process before it listens, with one line naming the variable, the value and what is allowed.
@@ -88,10 +89,11 @@ export interface SentryConfig {
   readonly tunnelTimeoutMs: number;
 }
 
-export class ConfigError extends Error {
+/** A bad value stops the process at boot, with this one line (never a stack). */
+export class ConfigError extends HostError {
+  override name = 'ConfigError';
   constructor(name: string, value: string, allowed: string) {
-    super(`Invalid ${name}=${JSON.stringify(value)}: expected ${allowed}`);
-    this.name = 'ConfigError';
+    super(500, `Invalid ${name}=${JSON.stringify(value)}: expected ${allowed}`, { stackless: true });
   }
 }
 

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createDigester } from './failures/digest.ts';
+import { createFailureRecorder } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
 import { createSourceMapper } from './failures/source-maps.ts';
 import { createDevFrontend, createProdFrontend, type Frontend } from './frontend.ts';
@@ -33,9 +34,9 @@ async function createFrontend(config: Config, logger: Logger): Promise<Frontend>
   if (config.sharedAssetsDir !== undefined) {
     try {
       const copied = publishAssets(join(clientDir, 'assets'), config.sharedAssetsDir);
-      logger.info({ sharedAssetsDir: config.sharedAssetsDir, copied }, 'assets published to the shared directory');
+      logger[LINE_LEVEL.lifecycle]({ sharedAssetsDir: config.sharedAssetsDir, copied }, 'assets published to the shared directory');
     } catch (error) {
-      logger.fatal(
+      logger[LINE_LEVEL.bootFailure](
         { code: (error as NodeJS.ErrnoException).code },
         `cannot publish assets to SHARED_ASSETS_DIR=${config.sharedAssetsDir}: ${(error as Error).message}`,
       );
@@ -48,25 +49,19 @@ async function createFrontend(config: Config, logger: Logger): Promise<Frontend>
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
 type SentryModule = typeof import('./sentry.ts');
 
-/** A fault outside any request: log and report it with a digest, flush, exit so we restart. */
+/** A fault outside any request: recorded as every failure is (failures/recorder.ts), flushed, then exit so we restart. */
 function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined, metrics: Metrics | undefined): void {
-  const digester = createDigester(config.digestKey);
-  const { fixStack } = createSourceMapper();
+  const failures = createFailureRecorder({
+    digester: createDigester(config.digestKey),
+    logger,
+    fixStack: createSourceMapper().fixStack,
+    metrics,
+    faultReporter: sentry?.reportFault,
+  });
   const fault = async (kind: string, error: unknown) => {
-    fixStack(error);
-    const digest = digester(error);
-    logger[LINE_LEVEL.processFault]({ digest, kind, error: serializeError(error) }, 'process fault: exiting');
-    metrics?.failure('process', undefined);
+    failures.fault(kind, error);
     logger.flush();
-    if (sentry) {
-      // Whatever was thrown is reported as it is; if Sentry cannot read it, the log line stands.
-      try {
-        sentry.reportFault(error, digest);
-      } catch {
-        // nothing more to do: the line is written
-      }
-      await sentry.closeSentry();
-    }
+    if (sentry) await sentry.closeSentry();
     process.exit(1);
   };
   process.on('uncaughtException', (error) => void fault('uncaughtException', error));
@@ -79,7 +74,9 @@ function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModul
  */
 function routeProcessWarnings(logger: Logger): void {
   process.removeAllListeners('warning');
-  process.on('warning', (warning) => logger.warn({ error: serializeError(warning) }, `node warning: ${warning.name}`));
+  process.on('warning', (warning) =>
+    logger[LINE_LEVEL.lifecycleWarning]({ error: serializeError(warning) }, `node warning: ${warning.name}`),
+  );
 }
 
 /**
@@ -91,13 +88,16 @@ function listenForMetrics(config: Config, logger: Logger, metrics: Metrics): Ser
   const { metricsHost, metricsPort } = config;
   const host = metricsHost.includes(':') ? `[${metricsHost}]` : metricsHost;
   server.once('error', (error: NodeJS.ErrnoException) => {
-    logger.fatal({ metricsHost, metricsPort, code: error.code }, `cannot listen for metrics on ${host}:${metricsPort}: ${error.message}`);
+    logger[LINE_LEVEL.bootFailure](
+      { metricsHost, metricsPort, code: error.code },
+      `cannot listen for metrics on ${host}:${metricsPort}: ${error.message}`,
+    );
     process.exit(1);
   });
   server.listen(metricsPort, metricsHost, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : metricsPort;
-    logger.info({ metricsHost, metricsPort: port }, `metrics on http://${host}:${port}/metrics`);
+    logger[LINE_LEVEL.lifecycle]({ metricsHost, metricsPort: port }, `metrics on http://${host}:${port}/metrics`);
   });
   return server;
 }
@@ -117,10 +117,12 @@ async function main(): Promise<void> {
   handleProcessFaults(config, logger, sentry, metrics);
   routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
-    logger.warn('DIGEST_KEY is not set: digests will differ between processes and releases');
+    logger[LINE_LEVEL.lifecycleWarning]('DIGEST_KEY is not set: digests will differ between processes and releases');
   }
   if (config.publicOrigin === undefined && config.isProduction) {
-    logger.warn("PUBLIC_ORIGIN is not set: same-origin decisions (redirect targets) use the request's Host and protocol");
+    logger[LINE_LEVEL.lifecycleWarning](
+      "PUBLIC_ORIGIN is not set: same-origin decisions (redirect targets) use the request's Host and protocol",
+    );
   }
 
   const frontend = await createFrontend(config, logger);
@@ -142,7 +144,7 @@ async function main(): Promise<void> {
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
     refusals.flush(); // counts of refusals not yet summarised, before the last line
-    logger.info({ clean }, STOPPED_MESSAGE);
+    logger[LINE_LEVEL.lifecycle]({ clean }, STOPPED_MESSAGE);
     logger.flush();
     process.exit(clean ? 0 : 1);
   };
@@ -157,7 +159,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
 
   server.once('error', (error: NodeJS.ErrnoException) => {
-    logger.fatal(
+    logger[LINE_LEVEL.bootFailure](
       { host: config.host, port: config.port, code: error.code },
       `cannot listen on ${config.host}:${config.port}: ${error.message}`,
     );
@@ -166,7 +168,7 @@ async function main(): Promise<void> {
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info(
+    logger[LINE_LEVEL.lifecycle](
       { host: config.host, port, env: config.nodeEnv },
       `${LISTENING_PREFIX}http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`,
     );

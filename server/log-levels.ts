@@ -17,4 +17,10 @@ export const LINE_LEVEL = {
   refusals: 'info',
   /** A fault outside any request: the process exits after this line. */
   processFault: 'fatal',
+  /** The process's own steps: listening, assets published, shutting down, stopped. */
+  lifecycle: 'info',
+  /** A setting that works but deserves an operator's look (DIGEST_KEY unset), a grace period cut short, a Node warning. */
+  lifecycleWarning: 'warn',
+  /** The process cannot start (a port in use, an unwritable assets folder): it exits after this line. */
+  bootFailure: 'fatal',
 } as const satisfies Record<string, Level>;

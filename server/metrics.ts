@@ -2,7 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
-import { expressRouteOf } from './failures/recorder.ts';
+import { expressRouteOf } from './route-label.ts';
 
 // Prometheus metrics (prom-client), served by a server of their own on METRICS_PORT so they
 // are never public by accident and never pass through the app or its access log. Every label

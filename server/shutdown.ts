@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
+import { LINE_LEVEL } from './log-levels.ts';
 
 // The shutdown sequence, started by the first SIGTERM or SIGINT:
 //   1. deregister: /readyz answers 503 for `delayMs` while the server still accepts and serves,
@@ -30,11 +31,11 @@ export interface Drain {
 /** Stops accepting and waits for open responses; after `graceMs` closes what is left. */
 function closeServer(server: Server, logger: Logger, graceMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    logger.info({ graceMs }, 'draining: no new connections; waiting for in-flight responses');
+    logger[LINE_LEVEL.lifecycle]({ graceMs }, 'draining: no new connections; waiting for in-flight responses');
     const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
     const deadline = setTimeout(() => {
       clearInterval(sweep);
-      logger.warn({ graceMs }, 'grace period over: closing the connections still open');
+      logger[LINE_LEVEL.lifecycleWarning]({ graceMs }, 'grace period over: closing the connections still open');
       server.closeAllConnections();
       resolve(false);
     }, graceMs);
@@ -53,10 +54,13 @@ export function createDrain(logger: Logger, timings: ShutdownTimings): Drain {
     isShuttingDown: () => draining !== undefined,
     drain(server, signal) {
       if (draining) {
-        logger.warn({ signal }, `${signal} while shutting down: ignored (SIGKILL or SIGQUIT stops the process at once)`);
+        logger[LINE_LEVEL.lifecycleWarning](
+          { signal },
+          `${signal} while shutting down: ignored (SIGKILL or SIGQUIT stops the process at once)`,
+        );
         return draining;
       }
-      logger.info({ signal, ...timings }, 'shutting down: readiness answers 503, still serving until the delay is over');
+      logger[LINE_LEVEL.lifecycle]({ signal, ...timings }, 'shutting down: readiness answers 503, still serving until the delay is over');
       draining = new Promise<void>((resolve) => setTimeout(resolve, timings.delayMs)).then(() =>
         server.listening ? closeServer(server, logger, timings.graceMs) : true,
       );

@@ -20,6 +20,8 @@ const ENVELOPES_PER_MINUTE = 60;
 const PASSED_HEADERS = ['retry-after', 'x-sentry-rate-limits', 'content-type'];
 
 const NEWLINE = 0x0a;
+/** Enough of a network error to tell a refusal from a DNS failure. */
+const MAX_DETAIL_CHARS = 300;
 
 /** The envelope URL of a DSN: http(s)://host[/path]/api/<project>/envelope/. */
 export function envelopeUrl(dsn: string): string {
@@ -45,6 +47,15 @@ function headerDsn(body: Buffer): string {
   return dsn;
 }
 
+/** What fetch's failure says (its message, and its cause's code and message), bounded. */
+function networkDetail(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const parts = [error instanceof Error ? error.message : 'unknown', cause?.code, cause?.message].filter(
+    (part) => typeof part === 'string',
+  );
+  return parts.join(': ').slice(0, MAX_DETAIL_CHARS);
+}
+
 async function forward(url: string, body: Buffer, res: Response, timeoutMs: number): Promise<void> {
   let upstream: globalThis.Response;
   try {
@@ -57,9 +68,13 @@ async function forward(url: string, body: Buffer, res: Response, timeoutMs: numb
     });
   } catch (cause) {
     const timedOut = cause instanceof Error && cause.name === 'TimeoutError';
-    throw httpError(timedOut ? 504 : 502, timedOut ? 'Sentry did not answer in time' : 'Sentry could not be reached', { cause });
+    // The host's own failure, one digest whatever the network said (pinned, tests/host-digests.test.ts):
+    // what it said is the line's detail, never hashed, and where this file raised it says nothing.
+    const message = timedOut ? 'Sentry did not answer in time' : 'Sentry could not be reached';
+    throw httpError(timedOut ? 504 : 502, message, { detail: networkDetail(cause), stackless: true });
   }
-  if (upstream.status >= 300 && upstream.status < 400) throw httpError(502, 'Sentry answered with a redirect, which is not followed');
+  if (upstream.status >= 300 && upstream.status < 400)
+    throw httpError(502, 'Sentry answered with a redirect, which is not followed', { stackless: true });
   for (const name of PASSED_HEADERS) {
     const value = upstream.headers.get(name);
     if (value !== null) res.set(name, value);

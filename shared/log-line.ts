@@ -13,6 +13,8 @@ export const ACCESS_ABORTED = 'request aborted';
 export const FAILURE_MESSAGE = 'request failed';
 /** The error page itself failed while answering a failure: one extra line beside the first. */
 export const SECONDARY_FAILURE_MESSAGE = 'the error page failed: sent the static fallback';
+/** A fault outside any request, logged once before the process exits. */
+export const PROCESS_FAULT_MESSAGE = 'process fault: exiting';
 /** The process entry's lines: once listening (with `port`), and the last line before exit. */
 export const LISTENING_PREFIX = 'listening on ';
 export const STOPPED_MESSAGE = 'stopped';

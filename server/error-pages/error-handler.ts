@@ -6,7 +6,7 @@ import { HTML_HEADERS } from '../page-response.ts';
 import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
 import type { Failure, FailureRecorder } from '../failures/recorder.ts';
-import { isHttpError, publicMessage } from '../failures/http-error.ts';
+import { isHostError, publicMessage } from '../failures/http-error.ts';
 import { ClientAbortError } from '../failures/render-errors.ts';
 import { describeValue, isErrorLike, isInstance, readString, typeName, unwrapThrown } from '../failures/thrown-value.ts';
 
@@ -73,7 +73,7 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
     if (res.destroyed) return;
 
     res.status(failure.status).set('Cache-Control', 'no-store');
-    if (isHttpError(error) && error.headers) res.set(error.headers);
+    if (isHostError(error) && error.headers) res.set(error.headers);
     const message = publicMessage(error, failure.status);
     if (wantsJson(req, res)) {
       const { status, digest } = failure;

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
+import { HostError } from '../failures/host-error.ts';
 import { escapeHtml } from './escape-html.ts';
 
 // In production an error page is the same markup every time except for the nonce, the host
@@ -23,10 +24,10 @@ const MAX_TEMPLATES = 64;
  */
 export const ERROR_PAGE_TIMEOUT_MS = 1_000;
 
-export class ErrorPageTimeoutError extends Error {
+export class ErrorPageTimeoutError extends HostError {
+  override name = 'ErrorPageTimeoutError';
   constructor(ms: number) {
-    super(`The error page did not render within ${ms} ms`);
-    this.name = 'ErrorPageTimeoutError';
+    super(500, `The error page did not render within ${ms} ms`, { stackless: true });
   }
 }
 

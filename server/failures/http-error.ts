@@ -1,34 +1,22 @@
 import { STATUS_CODES } from 'node:http';
-import createError, { type HttpError } from 'http-errors';
+import { HostError, type HostErrorOptions } from './host-error.ts';
 import { isInstance, readProperty } from './thrown-value.ts';
 
-// Expected failures (404, 400, 405, 413...) are http-errors' errors, the convention Express and
-// body-parser follow: `status`, `expose` (true below 500: the message may be shown) and any
-// `headers` the response must carry.
+// Expected failures (404, 400, 405, 413...) and the host's own 5xx: `status`, `expose` (true
+// below 500: the message may be shown) and any `headers` the response must carry, the shape
+// Express, finalhandler and body-parser agree on (host-error.ts).
 
-export type { HttpError };
+/** A status the host answers with; its type in the log is `HttpError`, whatever the status. */
+export class HttpError extends HostError {
+  override name = 'HttpError';
+}
 
 /** Never throws, whatever was thrown (a Proxy, a getter): thrown-value.ts's isInstance. */
-export const isHttpError = (value: unknown): value is HttpError => isInstance(value, createError.HttpError);
+export const isHostError = (value: unknown): value is HostError => isInstance(value, HostError);
 
 /** An expected failure with the status it deserves; `headers` go on the response. */
-export function httpError(
-  status: number,
-  message?: string,
-  options: { headers?: Record<string, string>; cause?: unknown } = {},
-): HttpError {
-  // An expected 4xx is described by its status and reason, never by where it was thrown: its
-  // stack is not captured (that was a tenth of the 404 path's CPU time). 5xx keep theirs.
-  const stackTraceLimit = Error.stackTraceLimit;
-  if (status < 500) Error.stackTraceLimit = 0;
-  try {
-    const props: Record<string, unknown> = {};
-    if (options.headers) props.headers = options.headers;
-    if (options.cause !== undefined) props.cause = options.cause;
-    return createError(status, message ?? STATUS_CODES[status] ?? 'Error', props);
-  } finally {
-    Error.stackTraceLimit = stackTraceLimit;
-  }
+export function httpError(status: number, message?: string, options: HostErrorOptions = {}): HttpError {
+  return new HttpError(status, message ?? STATUS_CODES[status] ?? 'Error', options);
 }
 
 /** 405 with the methods the resource does allow (RFC 9110 §15.5.6). */

@@ -3,13 +3,14 @@ import type { Logger } from 'pino';
 import { joinDigestProof } from '../../shared/digest-proof.ts';
 import type { Digester } from './digest.ts';
 import type { ReportProofs } from './report-proof.ts';
-import { isHttpError, statusOf } from './http-error.ts';
+import { isHostError, statusOf } from './http-error.ts';
 import { serializeError } from './serialize-error.ts';
 import { isInstance, unwrapThrown } from './thrown-value.ts';
 import { pathOf } from '../url-path.ts';
 import type { FailureKind, Metrics } from '../metrics.ts';
 import { LINE_LEVEL } from '../log-levels.ts';
-import { FAILURE_MESSAGE, SECONDARY_FAILURE_MESSAGE } from '../../shared/log-line.ts';
+import { FAILURE_MESSAGE, PROCESS_FAULT_MESSAGE, SECONDARY_FAILURE_MESSAGE } from '../../shared/log-line.ts';
+import { routeOf } from '../route-label.ts';
 
 // error → status → digest → one log line → report. Every path that meets a failure (the
 // terminal middleware, React's onError, process faults) comes here, and each thrown value is
@@ -31,6 +32,8 @@ export interface FailureReport extends Failure {
 
 /** Where failures go besides the log (Sentry); only 5xx are reported. */
 export type Reporter = (report: FailureReport & { digest: string }) => void;
+/** Where a process fault goes besides the log (Sentry, at level fatal). */
+export type FaultReporter = (error: unknown, digest: string) => void;
 
 export interface FailureRecorder {
   /** `kind` says where it happened, for metrics: a route handler unless told otherwise. */
@@ -42,18 +45,8 @@ export interface FailureRecorder {
    * original digest, marked `secondaryFailure` so it is never counted as another occurrence.
    */
   secondary(error: unknown, req: Request, res: Response, original: Failure): void;
-}
-
-/** The Express route that matched, with its mount path; Express types `req.route` as any. */
-export function expressRouteOf(req: Request): string | undefined {
-  const route: unknown = req.route;
-  const path: unknown = typeof route === 'object' && route !== null ? (route as { path?: unknown }).path : undefined;
-  return typeof path === 'string' ? req.baseUrl + path : undefined;
-}
-
-/** A route label for the log: the page or Express route that handled the request. */
-export function routeOf(req: Request, res: Response): string {
-  return res.locals.route ?? expressRouteOf(req) ?? 'unmatched';
+  /** A fault outside any request (uncaughtException, unhandledRejection): one line at fatal, its report; returns the digest. */
+  fault(kind: string, error: unknown): string;
 }
 
 /**
@@ -69,6 +62,7 @@ interface RecorderDeps {
   digester: Digester;
   logger: Logger;
   reporter?: Reporter;
+  faultReporter?: FaultReporter;
   /** Rewrites the stack to source files and lines before it is fingerprinted and logged. */
   fixStack?: (error: unknown) => void;
   /** Signs the digests written into pages, so browser reports of them can be verified. */
@@ -99,6 +93,19 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
         SECONDARY_FAILURE_MESSAGE,
       );
     },
+    fault(kind, error) {
+      deps.fixStack?.(error);
+      const digest = deps.digester(error);
+      deps.logger[LINE_LEVEL.processFault]({ digest, kind, error: serializeError(error) }, PROCESS_FAULT_MESSAGE);
+      deps.metrics?.failure('process', undefined);
+      // Whatever was thrown is reported as it is; if Sentry cannot read it, the log line stands.
+      try {
+        deps.faultReporter?.(error, digest);
+      } catch {
+        // nothing more to do: the line is written
+      }
+      return digest;
+    },
     record(thrown, req, res, kind = 'route') {
       const error = unwrapThrown(thrown);
       const recorded = recordedFor(res);
@@ -122,7 +129,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       } else {
         // An expected 4xx is fully described by its status and reason: both go on the request's
         // access line (access-log.ts), which every request gets anyway, and no line of its own.
-        res.locals.rejection ??= isHttpError(error) ? error.message : serializeError(error).message;
+        res.locals.rejection ??= isHostError(error) ? error.message : serializeError(error).message;
       }
       deps.metrics?.failure(kind, status);
       if (failure.digest !== undefined) report(deps, { ...where, error, digest: failure.digest });

@@ -1,3 +1,4 @@
+import { HostError } from './host-error.ts';
 // JavaScript can throw anything: Errors, but also strings, numbers, undefined, Symbols,
 // null-prototype objects, objects whose getters or toString throw, cyclic cause chains. Every
 // reader of a thrown value (status, digest, log line, Sentry) goes through these helpers, which
@@ -125,10 +126,10 @@ export function isInstance<T>(value: unknown, type: abstract new (...args: never
  * `next('route')` as a routing command: such a thrown value is carried in this wrapper, and
  * the failure recorder unwraps it, so the digest and the log describe the value itself.
  */
-export class ThrownValue extends Error {
+export class ThrownValue extends HostError {
+  override name = 'ThrownValue';
   constructor(readonly value: unknown) {
-    super('A value that Express does not treat as an error was thrown');
-    this.name = 'ThrownValue';
+    super(500, 'A value that Express does not treat as an error was thrown', { stackless: true });
   }
 }
 

@@ -1,0 +1,58 @@
+// House rules of the layout (README, "Where things are"): no module imports itself back through
+// others, and the app and the shared seams never import the host. ESLint enforces the second
+// (eslint.config.js); this test reads the same import graph for both, so neither can drift.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../tools/harness/paths.ts';
+
+const SPECIFIER = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+
+function sources(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.tsx?$/.test(file))
+    .map((file) => join(folder, file));
+}
+
+const files = ['server', 'client', 'shared', 'cli'].flatMap(sources);
+const graph = new Map(
+  files.map((file) => [
+    file,
+    [...readFileSync(join(ROOT, file), 'utf8').matchAll(SPECIFIER)].map((m) => normalize(join(dirname(file), m[1]!))),
+  ]),
+);
+
+function cycles(): string[][] {
+  const found: string[][] = [];
+  const done = new Set<string>();
+  const visit = (file: string, path: string[]) => {
+    if (path.includes(file)) return void found.push([...path.slice(path.indexOf(file)), file]);
+    if (done.has(file)) return;
+    for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file, []);
+  return found;
+}
+
+describe('the import graph', () => {
+  it('reads every module of the four folders', () => {
+    expect(files.length).toBeGreaterThan(80);
+    expect(graph.get(normalize('server/app.ts'))).toContain(normalize('server/pages.ts'));
+  });
+
+  it('has no cycles', () => {
+    expect(cycles().map((cycle) => cycle.join(' → '))).toEqual([]);
+  });
+
+  it('never leads from client/ or shared/ into server/, nor from shared/ into client/', () => {
+    const crossings = [...graph].flatMap(([from, targets]) =>
+      targets
+        .filter(
+          (to) => (/^(client|shared)\//.test(from) && to.startsWith('server/')) || (from.startsWith('shared/') && to.startsWith('client/')),
+        )
+        .map((to) => `${from} → ${relative(ROOT, join(ROOT, to))}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+});
