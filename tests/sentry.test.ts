@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_DIGEST } from '../shared/digest-proof.ts';
 import { pageDigest, streamedDigest } from '../tools/harness/digests.ts';
-import { FakeSentry } from './support/fake-sentry.ts';
+import { FakeSentry, WITH_SENTRY } from './support/fake-sentry.ts';
 import { fetchOnce } from '../tools/harness/http.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { createTestApp, DIAG, DIAG_TOKEN } from './support/test-app.ts';
 import { BROWSER_UA, CRAWLER_UA } from '../tools/harness/user-agents.ts';
 
-const WITH_SENTRY = ['node', '--import', './dist/server/instrument.js', 'dist/server/index.js'];
 const SECRETS = { cookie: 'session=secret-cookie-value', authorization: 'Bearer secret-bearer-value' };
 
 function tags(event: Record<string, unknown>): Record<string, string> {
@@ -115,109 +113,6 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     expect(res.body).toMatch(/<meta name="baggage" content="[^"]*sentry-trace_id=/);
     expect(res.headers['cache-control']).toBe('no-store');
     await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
-  });
-});
-
-describe('incoming trace decisions', () => {
-  const sentry = new FakeSentry();
-  const servers: RunningServer[] = [];
-  beforeAll(() => sentry.start());
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.stop('SIGKILL')));
-    await sentry.stop();
-  });
-
-  /** Requests that claim an upstream sampled them (`-1`), then a graceful stop that flushes what the SDK holds. */
-  async function forcedTraces(env: Record<string, string>): Promise<{ forced: string[]; sent: string[] }> {
-    const server = await startServer(
-      { SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, ...env },
-      WITH_SENTRY,
-    );
-    servers.push(server);
-    const forced: string[] = [];
-    for (let i = 0; i < 20; i++) {
-      const traceId = randomBytes(16).toString('hex');
-      forced.push(traceId);
-      const headers = {
-        'sentry-trace': `${traceId}-${randomBytes(8).toString('hex')}-1`,
-        baggage: `sentry-trace_id=${traceId},sentry-sampled=true,sentry-sample_rand=0.000001`,
-      };
-      await fetchOnce(`${server.url}/_diag/slow?ms=0`, { headers: { 'user-agent': BROWSER_UA, ...DIAG, ...headers } });
-    }
-    // A graceful stop flushes the SDK (server/sentry.ts): whatever it would send is sent by then.
-    expect(await server.stop('SIGTERM')).toMatchObject({ code: 0 });
-    return { forced, sent: sentry.traceIds().filter((id) => forced.includes(id)) };
-  }
-
-  it('a client that sends sentry-trace with sampled=1 gets no spans sent when the server samples at 0', async () => {
-    const { sent } = await forcedTraces({});
-    expect(sent).toEqual([]);
-  });
-
-  it('SENTRY_TRUST_UPSTREAM_SAMPLING=true follows the upstream decision (for an upstream that is yours)', async () => {
-    const { forced, sent } = await forcedTraces({ SENTRY_TRUST_UPSTREAM_SAMPLING: 'true' });
-    expect(sent.length).toBeGreaterThan(0);
-    expect(forced).toEqual(expect.arrayContaining(sent));
-  });
-});
-
-describe('the tunnel is not traced', () => {
-  const sentry = new FakeSentry();
-  let server: RunningServer;
-  beforeAll(async () => {
-    await sentry.start();
-    server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0' }, WITH_SENTRY);
-  });
-  afterAll(async () => {
-    await server?.stop('SIGKILL');
-    await sentry.stop();
-  });
-
-  it('forwards an envelope without sending a span for it, while pages are traced', async () => {
-    const envelope = `${JSON.stringify({ dsn: sentry.dsn })}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify({ message: 'from-browser' })}\n`;
-    const forwarded = await fetch(`${server.url}/monitoring`, { method: 'POST', body: envelope });
-    expect(forwarded.status).toBe(200);
-    // A page request afterwards is traced; once its trace has arrived, the tunnel's would have too.
-    const page = await fetchOnce(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
-    const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})/.exec(page.body)?.[1];
-    await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
-    const serverTelemetry = sentry.envelopes.filter((e) => !e.raw.includes('from-browser')).map((e) => e.raw.toString('utf8'));
-    expect(serverTelemetry.join('\n')).not.toMatch(/\/monitoring|\/api\/1\/envelope/);
-  });
-});
-
-describe('Sentry flushes before exit', () => {
-  const sentry = new FakeSentry();
-  let server: RunningServer | undefined;
-  beforeAll(() => sentry.start());
-  afterEach(() => server?.stop('SIGKILL'));
-  afterAll(() => sentry.stop());
-
-  it('SIGTERM right after a failure still delivers its event', async () => {
-    server = await startServer({ SENTRY_DSN: sentry.dsn, DIAGNOSTICS_TOKEN: DIAG_TOKEN }, WITH_SENTRY);
-    const res = await fetchOnce(`${server.url}/_diag/api-error`, { headers: DIAG });
-    const digest = (JSON.parse(res.body) as { error: { digest: string } }).error.digest;
-    server.child.kill('SIGTERM');
-    expect((await server.exited).code).toBe(0);
-    expect(sentry.events().filter((e) => tags(e).digest === digest)).toHaveLength(1);
-  });
-
-  it('a process fault is captured with its digest and flushed before the process exits', async () => {
-    const fault = `process.on('SIGUSR2', () => { throw new Error('fault for sentry'); });`;
-    server = await startServer({ SENTRY_DSN: sentry.dsn }, [
-      'node',
-      '--import',
-      './dist/server/instrument.js',
-      '--import',
-      `data:text/javascript,${encodeURIComponent(fault)}`,
-      'dist/server/index.js',
-    ]);
-    server.child.kill('SIGUSR2');
-    expect((await server.exited).code).toBe(1);
-    const fatal = server.logs.lines.find((line) => line.kind === 'uncaughtException');
-    const events = sentry.events().filter((e) => tags(e).digest === fatal?.digest);
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ level: 'fatal' });
   });
 });
 

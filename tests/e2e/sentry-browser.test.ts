@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { FakeSentry } from '../support/fake-sentry.ts';
+import { FakeSentry, WITH_SENTRY } from '../support/fake-sentry.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { DIAG, DIAG_TOKEN } from '../support/test-app.ts';
 
@@ -12,12 +12,7 @@ describe('Sentry in a real browser', () => {
   let origin: string;
   beforeAll(async () => {
     await sentry.start();
-    server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN }, [
-      'node',
-      '--import',
-      './dist/server/instrument.js',
-      'dist/server/index.js',
-    ]);
+    server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN }, WITH_SENTRY);
     origin = server.url.replace('127.0.0.1', 'localhost');
     browser = await launchBrowser();
   });

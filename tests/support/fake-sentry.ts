@@ -135,3 +135,6 @@ export class FakeSentry {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }
+
+/** The built server with Sentry loaded first, as `npm start` and the image run it (STACK: `node --import`). */
+export const WITH_SENTRY = ['node', '--import', './dist/server/instrument.js', 'dist/server/index.js'];
