@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRenderer } from '../client/entry-server.tsx';
 import { routes } from '../client/routes.tsx';
 import { fixture } from './fixtures/fixture-route.ts';
@@ -7,7 +7,7 @@ import { serverErrorMessage } from '../shared/messages.ts';
 import { seenSignals } from './fixtures/fixture.server.ts';
 import { pageDigest } from '../tools/harness/digests.ts';
 import { fetchOnce, openStream } from '../tools/harness/http.ts';
-import { createTestApp, DIAG, type TestApp } from './support/test-app.ts';
+import { listeningTestApp, DIAG } from './support/test-app.ts';
 import { BROWSER_UA } from '../tools/harness/user-agents.ts';
 
 function runtimeOf(html: string): { router: { loaderData: Record<string, unknown>; errors: unknown } } {
@@ -17,12 +17,7 @@ function runtimeOf(html: string): { router: { loaderData: Record<string, unknown
 }
 
 describe('pages from the route table', () => {
-  let host: TestApp;
-  beforeAll(async () => {
-    host = createTestApp({}, {}, createRenderer([...routes, fixture]));
-    await host.listen();
-  });
-  afterAll(() => host.close());
+  const host = listeningTestApp({}, {}, createRenderer([...routes, fixture]));
 
   it('serves a page added to the table with no other edit, its loader data in the HTML for hydration', async () => {
     const res = await request(host.app).get('/fixture/ada').expect(200);

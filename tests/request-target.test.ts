@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { listeningTestApp } from './support/test-app.ts';
 
 // Request lines as a client may send them, on a raw socket: whatever the target, the answer
 // comes from our pipeline, or from Node's parser for what it rejects itself (`GET ?x`, CONNECT),
@@ -34,12 +34,7 @@ function send(url: string, requestLine: string): Promise<RawResponse> {
 }
 
 describe('no request escapes the pipeline', () => {
-  let host: TestApp;
-  beforeAll(async () => {
-    host = createTestApp();
-    await host.listen();
-  });
-  afterAll(() => host.close());
+  const host = listeningTestApp();
 
   it.each([
     ['GET http://[::1 HTTP/1.1', 400],

@@ -1,20 +1,15 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fetchOnce, openStream } from '../tools/harness/http.ts';
-import { createTestApp, DIAG, type TestApp } from './support/test-app.ts';
+import { listeningTestApp, DIAG } from './support/test-app.ts';
 import { BROWSER_UA, CRAWLER_UA } from '../tools/harness/user-agents.ts';
 
 const FALLBACK = 'Loading the streamed section…';
 const CONTENT = 'data-testid="streamed-content"';
 
 describe('streaming SSR', () => {
-  let host: TestApp;
-  beforeAll(async () => {
-    // Loopback is trusted as a proxy would be, so a test can name its request with X-Request-Id.
-    host = createTestApp({ STREAM_TIMEOUT_MS: '1000', TRUST_PROXY: 'loopback' });
-    await host.listen();
-  });
-  afterAll(() => host.close());
+  // Loopback is trusted as a proxy would be, so a test can name its request with X-Request-Id.
+  const host = listeningTestApp({ STREAM_TIMEOUT_MS: '1000', TRUST_PROXY: 'loopback' });
 
   it('streams the shell with the Suspense fallback first and the resolved section later in the same response', async () => {
     const res = await fetchOnce(`${host.url}/`, { headers: { 'user-agent': BROWSER_UA } });

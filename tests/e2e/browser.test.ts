@@ -1,27 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientErrorMessage, serverErrorMessage } from '../../shared/messages.ts';
-import { launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
+import { browserSuite, openPage, screenshot } from '../support/browser.ts';
+import { DIAG } from '../support/test-app.ts';
 
 describe('in a real browser', () => {
-  let browser: Browser;
-  let host: TestApp;
-  let origin: string;
-  beforeAll(async () => {
-    host = createTestApp();
-    const url = await host.listen();
-    origin = url.replace('127.0.0.1', 'localhost');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await host?.close();
-  });
+  const suite = browserSuite();
 
   it('hydrates the home page: the streamed section arrives, the counter works, the console stays clean', async () => {
-    const { page, console, close } = await openPage(browser);
-    await page.goto(`${origin}/`);
+    const { page, console, close } = await openPage(suite.browser);
+    await page.goto(`${suite.origin}/`);
     await page.waitForSelector('html[data-hydrated="true"]');
     await expect(page.getByTestId('streamed-content').isVisible()).resolves.toBe(true);
     await page.getByTestId('counter').click();
@@ -33,28 +20,28 @@ describe('in a real browser', () => {
   });
 
   it('shows the server error page with the exact text, localhost and the digest', async () => {
-    const { page, close } = await openPage(browser, DIAG);
-    const response = await page.goto(`${origin}/_diag/server-error`);
+    const { page, close } = await openPage(suite.browser, DIAG);
+    const response = await page.goto(`${suite.origin}/_diag/server-error`);
     expect(response?.status()).toBe(500);
     const text = await page.locator('main').innerText();
     const digest = await page.locator('code[data-digest]').innerText();
     expect(text).toContain(serverErrorMessage('localhost'));
     expect(text).toContain(`Digest: ${digest}`);
-    expect(host.logs.failures().some((line) => line.digest === digest)).toBe(true);
+    expect(suite.host.logs.failures().some((line) => line.digest === digest)).toBe(true);
     await screenshot(page, 'server-error');
     await close();
   });
 
   it('shows the client error page when the page throws after hydration, and the server log gets its digest', async () => {
-    const { page, console, close } = await openPage(browser, DIAG);
-    await page.goto(`${origin}/_diag/client-error`);
+    const { page, console, close } = await openPage(suite.browser, DIAG);
+    await page.goto(`${suite.origin}/_diag/client-error`);
     const main = page.locator('main[role="alert"]');
     await main.waitFor();
     expect(await main.innerText()).toContain(clientErrorMessage('localhost'));
     const digest = await page.locator('code[data-digest]').innerText();
     expect(digest).toMatch(/^c-[0-9a-z]+$/);
     expect(console.some((entry) => entry.type === 'error' && entry.text.includes(`digest ${digest}`))).toBe(true);
-    const line = await host.logs.waitFor((l) => l.msg === 'client error' && l.digest === digest);
+    const line = await suite.host.logs.waitFor((l) => l.msg === 'client error' && l.digest === digest);
     expect(line).toMatchObject({
       side: 'client',
       kind: 'caught',
@@ -65,15 +52,15 @@ describe('in a real browser', () => {
     await close();
   });
 
-  it('recovers in the browser from a Suspense error on the server, and onRecoverableError gets the server digest', async () => {
-    const { page, console, close } = await openPage(browser, DIAG);
-    await page.goto(`${origin}/_diag/stream-error`);
+  it('recovers in the suite.browser from a Suspense error on the server, and onRecoverableError gets the server digest', async () => {
+    const { page, console, close } = await openPage(suite.browser, DIAG);
+    await page.goto(`${suite.origin}/_diag/stream-error`);
     await page.getByTestId('stream-error-content').waitFor();
     expect(await page.getByTestId('stream-error-content').innerText()).toContain('Recovered');
-    const report = await host.logs.waitFor((l) => l.msg === 'client error' && l.kind === 'recoverable');
-    const serverFailure = host.logs.failures().find((l) => l.path === '/_diag/stream-error');
+    const report = await suite.host.logs.waitFor((l) => l.msg === 'client error' && l.kind === 'recoverable');
+    const serverFailure = suite.host.logs.failures().find((l) => l.path === '/_diag/stream-error');
     expect(report.digest).toBe(serverFailure?.digest);
-    // The browser sent the proof the server wrote beside the digest: a genuine report, verified.
+    // The suite.browser sent the proof the server wrote beside the digest: a genuine report, verified.
     expect(report).toMatchObject({ verified: true, pageReqId: serverFailure?.reqId });
     expect(console.some((entry) => entry.text.includes(`digest ${serverFailure?.digest as string}`))).toBe(true);
     await screenshot(page, 'stream-error-recovered');

@@ -1,8 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientErrorMessage, NOT_FOUND_MESSAGE, serverErrorMessage } from '../../shared/messages.ts';
-import { launchBrowser, screenshot } from '../support/browser.ts';
-import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
+import { browserSuite, screenshot } from '../support/browser.ts';
+import { DIAG } from '../support/test-app.ts';
 
 // Every error screen, at a phone's and a desktop's width, light and dark: styled the same way
 // whether the server or the browser drew it. The screenshots land in artifacts/screenshots/.
@@ -17,27 +16,16 @@ const WIDTHS = [375, 1280] as const;
 const SCHEMES = ['light', 'dark'] as const;
 
 describe('error screens', () => {
-  let browser: Browser;
-  let host: TestApp;
-  let origin: string;
-  beforeAll(async () => {
-    host = createTestApp();
-    origin = (await host.listen()).replace('127.0.0.1', 'localhost');
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await host?.close();
-  });
+  const suite = browserSuite();
 
   for (const screen of SCREENS) {
     it(`${screen.name} is styled, centred and follows the colour scheme at 375 and 1280 px`, async () => {
       // One load per screen; the four renderings change only the viewport and the colour scheme.
-      const context = await browser.newContext({ extraHTTPHeaders: DIAG, viewport: { width: WIDTHS[0], height: 800 } });
+      const context = await suite.browser.newContext({ extraHTTPHeaders: DIAG, viewport: { width: WIDTHS[0], height: 800 } });
       const backgrounds: string[] = [];
       try {
         const page = await context.newPage();
-        await page.goto(`${origin}${screen.path}`);
+        await page.goto(`${suite.origin}${screen.path}`);
         const alert = page.locator(screen.selector);
         await alert.waitFor();
         expect(await alert.innerText()).toContain(screen.text);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
 import { MAX_ENVELOPE_BYTES } from '../../server/tunnel.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { listeningTestApp } from '../support/test-app.ts';
 import { collect, openSocket, parseResponse } from '../support/raw-http.ts';
 
 // Every endpoint that reads a body reads it through server/body-limit.ts: a body over its cap,
@@ -51,12 +51,7 @@ const CASES = ENDPOINTS.flatMap(([path, cap]) =>
 );
 
 describe('a body over its endpoint cap', () => {
-  let host: TestApp;
-  beforeAll(async () => {
-    host = createTestApp({ SENTRY_DSN: 'http://public@127.0.0.1:9/1', TRUST_PROXY: 'loopback' });
-    await host.listen();
-  });
-  afterAll(() => host.close());
+  const host = listeningTestApp({ SENTRY_DSN: 'http://public@127.0.0.1:9/1', TRUST_PROXY: 'loopback' });
 
   it.each(CASES)('POST %s that %s: answered at once, one id, one line, connection closed', async (path, _name, cap, shape, i) => {
     const userAgent = `body-limit-${path}-${i}`;

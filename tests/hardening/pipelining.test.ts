@@ -1,10 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../../server/metrics.ts';
 import { MAX_IN_FLIGHT_PER_CONNECTION } from '../../server/connections.ts';
 import { isAccessLine, type LogLine } from '../../shared/log-line.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { listeningTestApp, type TestApp } from '../support/test-app.ts';
 import { collect, exchange, openSocket, statusesIn } from '../support/raw-http.ts';
 
 // Pipelined requests (RFC 9112 §9.3.2) from clients that read their answers and from clients
@@ -36,12 +36,7 @@ const linesOf = (host: TestApp, userAgent: string): LogLine[] =>
   host.logs.lines.filter((l) => isAccessLine(l) && l.userAgent === userAgent);
 
 describe('pipelined requests are bounded per connection', () => {
-  let host: TestApp;
-  beforeAll(async () => {
-    host = createTestApp({ LOG_LEVEL: 'info' }, { metrics: createMetrics() });
-    await host.listen();
-  });
-  afterAll(() => host.close());
+  const host = listeningTestApp({ LOG_LEVEL: 'info' }, { metrics: createMetrics() });
 
   it.each([1, 2, 5, MAX_IN_FLIGHT_PER_CONNECTION, MAX_IN_FLIGHT_PER_CONNECTION + 1, 40])(
     '%i pipelined requests read to the end: up to the bound are served, the rest logged as unserved',

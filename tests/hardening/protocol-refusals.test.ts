@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { listeningTestApp } from '../support/test-app.ts';
 import { exchange, parseResponse } from '../support/raw-http.ts';
 
 // Requests that break HTTP/1.1's message rules, which Node would answer itself without a word
@@ -70,12 +70,7 @@ const SERVED: [string, string, number][] = [
 ];
 
 describe('protocol refusals: answered by us, with an id and one access line', () => {
-  let host: TestApp;
-  beforeAll(async () => {
-    host = createTestApp();
-    await host.listen();
-  });
-  afterAll(() => host.close());
+  const host = listeningTestApp();
 
   it.each(REFUSED)('%s → %i', async (_name, raw, status, route, reason) => {
     const res = parseResponse(await exchange(host.url, raw));

@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAccessLine, REQUEST_ID } from '../../shared/log-line.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
-import { createTestApp, type TestApp } from '../support/test-app.ts';
+import { listeningTestApp } from '../support/test-app.ts';
 
 const MINTED = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -78,12 +78,7 @@ const PEERS: Peer[] = [
 ];
 
 describe.each(PEERS)('an incoming X-Request-Id with $name', ({ trustProxy, from, trusted }) => {
-  let host: TestApp;
-  beforeAll(async () => {
-    host = createTestApp(trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy });
-    await host.listen();
-  });
-  afterAll(() => host.close());
+  const host = listeningTestApp(trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy });
 
   /** The id answered, after checking it is the one and only access line's id. */
   async function idFor(headers: Record<string, string | string[]>): Promise<string> {

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestApp, type TestApp } from './test-app.ts';
 
 /** Debian's Chromium (CI installs it with apt); CHROMIUM_PATH overrides. */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
@@ -40,4 +42,26 @@ export async function openPage(browser: Browser, headers: Record<string, string>
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export interface BrowserSuite {
+  host: TestApp;
+  /** The app's origin as `localhost` (error texts show the host name the browser used). */
+  origin: string;
+  browser: Browser;
+}
+
+/** Call inside a describe: the app on a real server and a Chromium for its tests, both closed after. */
+export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
+  const suite = {} as BrowserSuite;
+  beforeAll(async () => {
+    suite.host = createTestApp(env);
+    suite.origin = (await suite.host.listen()).replace('127.0.0.1', 'localhost');
+    suite.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.host?.close();
+  });
+  return suite;
 }

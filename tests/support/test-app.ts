@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
+import { afterAll, beforeAll } from 'vitest';
 import * as appRenderer from '../../client/entry-server.tsx';
 import type { Renderer } from '../../shared/page-seam.ts';
 import { createApp, type AppDeps } from '../../server/app.ts';
@@ -76,6 +77,20 @@ export function createTestApp(
       }),
   };
   return testApp;
+}
+
+/**
+ * Call inside a describe: createTestApp's app on a real server (127.0.0.1, port 0) for its
+ * tests, closed after them. Its fields are there from the first test on.
+ */
+export function listeningTestApp(...args: Parameters<typeof createTestApp>): TestApp {
+  const host = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(host, createTestApp(...args));
+    host.url = await host.listen();
+  });
+  afterAll(() => host.close());
+  return host;
 }
 
 /**
