@@ -11,7 +11,7 @@ import { LINE_LEVEL } from './log-levels.ts';
 import { ACCESS_ABORTED, ACCESS_COMPLETED, REQUEST_ID } from '../shared/log-line.ts';
 
 // The access line: one per request, written when the response finishes or the client leaves.
-// Its fields are a contract, documented field by field in the README ("The access line"):
+// Its fields are a contract, documented field by field in docs/logs.md ("The access line"):
 // small on purpose (about 300 bytes), every field bounded whatever the client sends, no
 // header unless an operator allow-lists it with LOG_REQUEST_HEADERS.
 

@@ -9,7 +9,7 @@ import { expressRouteOf } from './route-label.ts';
 // value comes from a closed set or a route id: raw paths, digests and request ids would make
 // one time series per request and exhaust the Prometheus server.
 
-/** Where a failure happened (see docs in README "Metrics"). */
+/** Where a failure happened (docs/deploy.md, "Metrics"). */
 export type FailureKind = 'render' | 'loader' | 'route' | 'process' | 'client_report';
 
 export interface Metrics {

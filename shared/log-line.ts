@@ -1,5 +1,5 @@
 // The log-line contract: what the server writes (pino JSON, one object per line) and what the
-// operator's digest tool (cli/), the tests and the soak read. Field by field in README,
+// operator's digest tool (cli/), the tests and the soak read. Field by field in docs/logs.md,
 // "The access line" and "The failure line". Change a name here and every reader follows.
 
 /** pino's numeric levels. 5xx failures are `error`; a browser's report is `warn`. */
@@ -39,7 +39,7 @@ export interface SerializedError {
 /** Where a line came from: `client` marks a browser's report (server/client-errors.ts). */
 export type Side = 'server' | 'client';
 
-/** The fields readers rely on; every other field is described in README. */
+/** The fields readers rely on; every other field is described in docs/logs.md. */
 export interface LogLine {
   level: number;
   time?: number | string;

@@ -4,7 +4,7 @@ import { isAccessLine, LEVEL, type LogLine } from '../shared/log-line.ts';
 import { createTestApp, DIAG } from './support/test-app.ts';
 import { BROWSER_UA, CRAWLER_UA } from '../tools/harness/user-agents.ts';
 
-// The access line is a contract (README, "The access line"): these are its fields, written
+// The access line is a contract (docs/logs.md, "The access line"): these are its fields, written
 // here independently of the code so that a field added or renamed there fails here.
 const PINO_FIELDS = ['level', 'time', 'release', 'msg'];
 const ALWAYS = ['reqId', 'method', 'path', 'route', 'status', 'durationMs', 'bytes', 'ip'];

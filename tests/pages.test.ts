@@ -59,7 +59,7 @@ describe('pages from the route table', () => {
     expect(res.text).toContain('This page could not be found.');
     expect(res.text).toContain('class="site-header"');
     const reqId = res.headers['x-request-id'] as string;
-    // A 4xx is one access line with its reason (README, "The access line"), no failure line.
+    // A 4xx is one access line with its reason (docs/logs.md, "The access line"), no failure line.
     expect(host.logs.failures(reqId)).toEqual([]);
     expect(host.logs.access(reqId)).toMatchObject({ level: 30, status: 404, route: 'page:guide', reason: expect.any(String) });
     expect(host.logs.access(reqId)!.digest).toBeUndefined();

@@ -1,5 +1,5 @@
 // Loads a page's code and data before it is needed: when a link comes into view or is hovered
-// or touched. The numbers are Next.js's (see README, "Client navigation").
+// or touched. The numbers are Next.js's (see docs/pages.md, "Client navigation").
 import { matchRoutes, type RouteObject } from 'react-router';
 import { fetchRouteData, type RouteData } from './route-data-client.ts';
 

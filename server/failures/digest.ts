@@ -4,7 +4,7 @@ import { fingerprint } from './fingerprint.ts';
 
 /**
  * The digest groups occurrences of one failure: a keyed hash (HMAC-SHA-256) of its normalized
- * fingerprint (fingerprint.ts; the rule is in README, "The digest rule"), so the same failure
+ * fingerprint (fingerprint.ts; the rule is in docs/errors.md, "The digest rule"), so the same failure
  * gives the same digest on every replica sharing DIGEST_KEY, and the digest reveals nothing of
  * the message. 96 bits make collisions practically impossible (Next.js uses 32); base64url keeps
  * it URL-safe.

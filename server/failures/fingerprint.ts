@@ -2,7 +2,7 @@ import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { causeOf, describeValue, isErrorLike, readString, typeName } from './thrown-value.ts';
 
-// What makes two failures "the same" (README, "The digest rule"): the type, the message with its
+// What makes two failures "the same" (docs/errors.md, "The digest rule"): the type, the message with its
 // per-occurrence values replaced, and the application's own stack frames relative to the app
 // root; then each cause the same way. Node's scheduling frames (processTicksAndRejections,
 // listOnTimeout…) depend on event-loop timing and absolute paths on the install: both are left
