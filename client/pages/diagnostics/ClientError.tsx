@@ -1,20 +1,17 @@
-import { useSyncExternalStore } from 'react';
-
-/** Nothing to subscribe to: the value only differs between the server (and hydration) and after. */
-const noSubscription = () => () => {};
+import { useEffect, useState } from 'react';
 
 export default function ClientError() {
-  // False on the server and while hydrating, true once hydrated (React docs, useSyncExternalStore's getServerSnapshot).
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-  if (hydrated) throw new Error('Diagnostic client error: thrown in the browser after hydration');
+  // Renders once (on the server, while hydrating, and after a client navigation alike), then
+  // throws from a render in the browser: a failure React reports to the root's hooks and the
+  // nearest boundary, as a bug in a page would.
+  const [mounted, setMounted] = useState(false);
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- the second render is the point: it must come after the first one was shown
+  useEffect(() => setMounted(true), []);
+  if (mounted) throw new Error('Diagnostic client error: thrown in the browser after hydration');
   return (
     <>
       <h1>Diagnostic: client error</h1>
-      <p>This page throws as soon as it has hydrated.</p>
+      <p>This page throws as soon as it has rendered in the browser.</p>
     </>
   );
 }
