@@ -72,6 +72,20 @@ function failureOf(onError: OnError) {
   };
 }
 
+/**
+ * The loader phase, until the host's render signal fires (shared/page-seam.ts): a loader that
+ * ignores its own signal cannot hold the request, and nothing after it runs once the host has
+ * answered without it.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** The request as loaders see it: URL, method, headers and body; its signal goes apart (page-seam.ts). */
 function fetchRequest(request: PageRequest): Request {
   const headers = new Headers();
@@ -155,7 +169,8 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   }
 
   async function document(matches: Matches, request: PageRequest, onError: OnError): Promise<PageResponse> {
-    const result = await handler.query(fetchRequest(request), { requestContext: { signal: request.signal } satisfies LoaderContext });
+    const query = handler.query(fetchRequest(request), { requestContext: { signal: request.signal } satisfies LoaderContext });
+    const result = await untilAborted(query, request.renderSignal);
     if (result instanceof Response) return redirectOf(result);
     const fail = failureOf(onError);
     // React Router sends a failure to the nearest route that declares a boundary, else to the
@@ -192,12 +207,13 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const unmatched = routeIds.filter((id) => !matches.some((m) => m.route.id === id));
     if (unmatched.length > 0) return { type: 'unmatched' as const, ids: unmatched };
     const wanted = new Set(routeIds);
-    const result = await handler.query(fetchRequest(request), {
+    const query = handler.query(fetchRequest(request), {
       requestContext: { signal: request.signal } satisfies LoaderContext,
       filterMatchesToLoad: (m) => wanted.has(m.route.id),
       // The browser's router bubbles each failure to its boundary itself.
       skipLoaderErrorBubbling: true,
     });
+    const result = await untilAborted(query, request.renderSignal);
     if (result instanceof Response) return redirectOf(result);
     const fail = failureOf(onError);
     const errors = recordErrors(fail, result.errors);

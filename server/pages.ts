@@ -61,24 +61,6 @@ function queryOf(req: Request, drop?: string): string {
 /** Characters of route ids echoed in a 400: enough to recognise them, bounded whatever was sent. */
 const MAX_ECHOED_IDS = 200;
 
-/**
- * The renderer's work, unless the deadline comes first. Loaders see their signal fire at the
- * deadline and get the render's grace to settle (request-deadline.ts); one that ignores it
- * cannot hold the request: past the grace it is a timeout failure naming the route (a 504:
- * nothing was sent yet).
- */
-function beforeDeadline<T>(work: Promise<T>, { renderSignal }: Deadline, route: string, timeoutMs: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      const reason: unknown = renderSignal.reason;
-      reject(isInstance(reason, StreamTimeoutError) ? new LoaderTimeoutError(route, timeoutMs) : reason);
-    };
-    if (renderSignal.aborted) onAbort();
-    else renderSignal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => renderSignal.removeEventListener('abort', onAbort));
-  });
-}
-
 export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data: RequestHandler } {
   const sentry = browserSentry(deps.config);
   const { config, failures } = deps;
@@ -115,6 +97,22 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     };
   }
 
+  /**
+   * The renderer's answer. Its loader phase ends when the render signal fires (the deadline and
+   * its grace, request-deadline.ts): a loader that ignored its signal is then one timeout failure
+   * naming the route, recorded as a loader's (a 504: nothing was sent yet).
+   */
+  async function rendered<T>(work: Promise<T>, req: Request, res: Response): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (!isInstance(error, StreamTimeoutError)) throw error;
+      const timeout = new LoaderTimeoutError(res.locals.route ?? 'unmatched', config.streamTimeoutMs);
+      failures.record(timeout, req, res, 'loader');
+      throw timeout;
+    }
+  }
+
   /** Matched once; a path no route takes (every 404) builds no request and starts no deadline. */
   async function matched(req: Request, res: Response, url: URL): Promise<MatchedRoute | undefined> {
     const renderer = await deps.frontend.loadRenderer();
@@ -134,7 +132,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method, PAGE_METHODS);
     const deadline = requestDeadline(res, config.streamTimeoutMs);
     const work = route.document(pageRequest(req, res, url, deadline), onErrorFor(req, res, deadline));
-    send(res, next, await beforeDeadline(work, deadline, res.locals.route, config.streamTimeoutMs));
+    send(res, next, await rendered(work, req, res));
   };
 
   function send(res: Response, next: (error?: unknown) => void, response: PageResponse): void {
@@ -168,7 +166,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     res.locals.route = `data:${route.routeId}`;
     const deadline = requestDeadline(res, config.streamTimeoutMs);
     const work = route.data(pageRequest(req, res, url, deadline), routeIds, onErrorFor(req, res, deadline));
-    const response = await beforeDeadline(work, deadline, res.locals.route, config.streamTimeoutMs);
+    const response = await rendered(work, req, res);
     if (response.type === 'unmatched') {
       const named = response.ids.join(',').slice(0, MAX_ECHOED_IDS);
       throw httpError(400, `${ROUTES_PARAM} names routes that do not exist or that this URL does not match: ${named}`);

@@ -27,7 +27,10 @@ export interface PageRequest {
    * (measured on Node 20), which under load grew the server's memory by hundreds of MB.
    */
   signal: AbortSignal;
-  /** Fires when the render must stop: at once on disconnect, after a grace past the timeout. */
+  /**
+   * Fires when the render must stop: at once on disconnect, after a grace past the timeout.
+   * If the loaders have not settled by then, document() and data() reject with its reason.
+   */
   renderSignal: AbortSignal;
   /** Crawlers get the complete page at once (React docs, "Crawlers and static generation"). */
   waitForAll: boolean;
