@@ -54,28 +54,31 @@ export function serveSharedAssets(dir: string): RequestHandler {
     // Under the /assets mount req.path is '/<name>', still percent-encoded as it arrived.
     const name = req.path.slice(1);
     if (!ASSET_NAME.test(name)) return next();
-    open(join(dir, name), OPEN_FLAGS).then(
-      async (file) => {
-        let piped = false;
-        try {
-          const stats = await file.stat();
-          if (!stats.isFile()) return next();
-          res.setHeader('Cache-Control', IMMUTABLE_CACHE_CONTROL);
-          res.setHeader('Last-Modified', stats.mtime.toUTCString());
-          // send's (express.static's) weak ETag: size and mtime, so both sources agree.
-          res.setHeader('ETag', `W/"${stats.size.toString(16)}-${stats.mtime.getTime().toString(16)}"`);
-          res.type(extname(name));
-          if (req.fresh) return void res.status(304).end();
-          res.setHeader('Content-Length', stats.size);
-          if (req.method === 'HEAD') return void res.end();
-          piped = true;
-          // The stream closes the file when it ends or fails; a client that leaves ends it too.
-          await pipeline(file.createReadStream(), res).catch(() => res.destroy());
-        } finally {
-          if (!piped) await file.close();
-        }
-      },
-      (error: NodeJS.ErrnoException) => (NOT_SERVABLE.has(error.code ?? '') ? next() : next(error)),
-    );
+    open(join(dir, name), OPEN_FLAGS)
+      .then(
+        async (file) => {
+          let piped = false;
+          try {
+            const stats = await file.stat();
+            if (!stats.isFile()) return next();
+            res.setHeader('Cache-Control', IMMUTABLE_CACHE_CONTROL);
+            res.setHeader('Last-Modified', stats.mtime.toUTCString());
+            // send's (express.static's) weak ETag: size and mtime, so both sources agree.
+            res.setHeader('ETag', `W/"${stats.size.toString(16)}-${stats.mtime.getTime().toString(16)}"`);
+            res.type(extname(name));
+            if (req.fresh) return void res.status(304).end();
+            res.setHeader('Content-Length', stats.size);
+            if (req.method === 'HEAD') return void res.end();
+            piped = true;
+            // The stream closes the file when it ends or fails; a client that leaves ends it too.
+            await pipeline(file.createReadStream(), res).catch(() => res.destroy());
+          } finally {
+            if (!piped) await file.close();
+          }
+        },
+        (error: NodeJS.ErrnoException) => (NOT_SERVABLE.has(error.code ?? '') ? next() : next(error)),
+      )
+      // A stat or close that fails (EIO, ESTALE on a network volume) is this request's failure, not the process's.
+      .catch(next);
   };
 }

@@ -52,7 +52,7 @@ export function startLoad(url: string, options: { workers: number; pauseMs: numb
     report.requests += 1;
     report.byKind[kind] = (report.byKind[kind] ?? 0) + 1;
     try {
-      const reply = await fetchOnce(`${url}${path}`, { headers, agent });
+      const reply = await fetchOnce(`${url}${path}`, { headers, agent, allowCut: true });
       if (!reply.complete) report.truncated.push(`${path}: incomplete body (${reply.body.length} bytes)`);
       return reply;
     } catch (error) {

@@ -28,7 +28,7 @@ export async function streamTiming(base: string, path: string, headers: Record<s
 export async function coldStartMs(samples: number, logLevel: string): Promise<{ medianMs: number; runsMs: number[] }> {
   const runsMs: number[] = [];
   for (let i = 0; i < samples; i++) {
-    const server = await startAppServer({ logLevel });
+    const server = await startAppServer({ logLevel, readyOn: 'healthz' });
     runsMs.push(server.readyAt - server.spawnedAt);
     await server.stop();
   }

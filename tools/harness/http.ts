@@ -14,6 +14,11 @@ export interface RequestOptions {
   localAddress?: string;
   /** Default: a fresh connection (no keep-alive), as each of these requests is measured alone. */
   agent?: Agent | false;
+  /**
+   * Resolve a body cut mid-way (a reset) with `complete: false` instead of rejecting: for load
+   * tests that count them. Off by default, so no assertion on a body can pass on half of one.
+   */
+  allowCut?: boolean;
 }
 
 export interface Fetched {
@@ -45,9 +50,11 @@ export function fetchOnce(url: string, options: RequestOptions = {}): Promise<Fe
         buffers.push(chunk);
         chunks.push(decoder.write(chunk));
       });
-      // 'close' comes however the body ends: a body cut by a reset resolves with complete: false.
+      // 'close' comes however the body ends; a body cut by a reset is reported as cut (allowCut).
       res.on('error', () => undefined);
       res.on('close', () => {
+        if (!res.complete && options.allowCut !== true)
+          return reject(new Error(`${method} ${url}: the body was cut after ${buffers.length} chunks`));
         const rest = decoder.end();
         if (rest) chunks.push(rest);
         const bytes = Buffer.concat(buffers);

@@ -45,7 +45,7 @@ export interface RunningServer {
   readonly pid: number;
   readonly url: string;
   readonly logs: ServerLog;
-  /** performance.now() at spawn and at the first 200 from /healthz. */
+  /** performance.now() at spawn and when it was ready (its listening line, or the first 200 from /healthz). */
   readonly spawnedAt: number;
   readonly readyAt: number;
   /** Resolves when the process has exited and its stdout has been read to the end. */
@@ -115,7 +115,9 @@ function serverEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv
 export async function spawnServer(options: SpawnOptions = {}): Promise<RunningServer> {
   const [program = 'node', ...args] = options.command ?? ['node', 'dist/server/index.js'];
   const file = program === 'node' ? process.execPath : program;
-  const fromLine = options.readyOn !== 'healthz' && options.stdoutFile === undefined;
+  // The listening line is written at info: a quieter server is ready when /healthz answers.
+  const quiet = ['warn', 'error', 'fatal', 'silent'].includes(options.env?.LOG_LEVEL ?? 'info');
+  const fromLine = options.readyOn !== 'healthz' && options.stdoutFile === undefined && !quiet;
   const port = fromLine ? 0 : await freePort();
   const spawnedAt = performance.now();
   // taskset execs the program in place, so the child's pid is the server's own (its CPU time is read by pid).
