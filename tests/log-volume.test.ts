@@ -38,9 +38,19 @@ describe('log volume per client', () => {
     const agent = request(app);
     for (let i = 0; i < ACCEPTED; i++) await agent.post(PATH).send(REPORT).expect(204);
     for (let i = 0; i < 5; i++) await agent.post(PATH).send(REPORT).expect(429);
-    await logs.waitFor((line) => line.msg === 'requests refused' && line.count === 4, 5_000);
+    // How the five fall into 150 ms windows depends on how busy the machine is ([1, 4] when
+    // idle); however they fall, each window opens with one line and closes with its count.
+    const counted = () => refusedLines(logs.lines).reduce((sum, line) => sum + (line.count as number), 0);
+    await logs.waitFor(() => counted() === 5, 5_000);
+    expect(refusedLines(logs.lines)[0]!.count).toBe(1);
     await agent.post(PATH).send(REPORT).expect(429); // the limiter's minute is not over
-    expect(refusedLines(logs.lines).map((line) => line.count)).toEqual([1, 4, 1]);
+    // Its window had closed: this refusal opens a new one, logged at once.
+    expect(
+      refusedLines(logs.lines)
+        .map((line) => line.count)
+        .at(-1),
+    ).toBe(1);
+    expect(counted()).toBe(6);
   });
 
   it('keeps the one access line of a report rejected for anything but the limit', async () => {
