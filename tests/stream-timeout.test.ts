@@ -26,10 +26,10 @@ describe('a page past its stream timeout', () => {
 
   it('a loader that ignores its signal and settles after the answer adds nothing: one timeout line, no render', async () => {
     const slow = createTestApp({ STREAM_TIMEOUT_MS: '200' }, {}, createRenderer([...routes, fixture]));
-    const res = await request(slow.app).get('/fixture/ada?settle-late=1500').expect(504);
+    const res = await request(slow.app).get('/fixture/ada?settle-late=3000').expect(504);
     const id = res.headers['x-request-id'] as string;
     expect(slow.logs.failures(id)).toMatchObject([{ status: 504, error: { type: 'LoaderTimeoutError' } }]);
-    // The loader returns at 1.5 s, after the 504 left at 1.2 s: let everything it could set off run.
+    // The loader returns at 3 s, well after the 504 left at 1.2 s: let everything it could set off run.
     await lateLoader;
     await new Promise((resolve) => setImmediate(resolve));
     expect(slow.logs.failures(id)).toHaveLength(1);
@@ -38,7 +38,7 @@ describe('a page past its stream timeout', () => {
 
   it('gives a crawler the whole page, its late section client-rendered, with one failure line', async () => {
     const slow = createTestApp({ STREAM_TIMEOUT_MS: '200' }, {}, createRenderer([...routes, fixture]));
-    const res = await request(slow.app).get('/fixture/ada?hold=3000&ignore-signal').set('user-agent', CRAWLER_UA).expect(200);
+    const res = await request(slow.app).get('/fixture/ada?hold=10000&ignore-signal').set('user-agent', CRAWLER_UA).expect(200);
     expect(res.text).toContain('Hello from the fixture, ada');
     expect(res.text).not.toContain('LATER-PART-ARRIVED');
     expect(slow.logs.failures(res.headers['x-request-id'] as string)).toMatchObject([{ error: { type: 'StreamTimeoutError' } }]);
