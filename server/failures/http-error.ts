@@ -37,7 +37,7 @@ export function statusOf(err: unknown): number {
 
 /**
  * The message a client may see: for a 4xx, one its author marked safe to show (`expose`, which
- * http-errors sets below 500); otherwise the bare status text.
+ * HostError sets below 500, as http-errors and body-parser do); otherwise the bare status text.
  */
 export function publicMessage(err: unknown, status: number): string {
   if (status < 500 && err instanceof Error && readProperty(err, 'expose') === true) {
