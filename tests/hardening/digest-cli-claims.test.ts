@@ -107,7 +107,8 @@ describe('a digest only claimed by unverified browser reports is not found', () 
     (name) => {
       const digest = claimed.get(name)!;
       const prefix = digest.slice(0, 5);
-      const run = runDigest([prefix, '--json', log]);
+      // A prefix may start with '-' (1 in 64 do): it goes after '--', as the tool's usage says.
+      const run = runDigest(['--json', '--', prefix, log]);
       const result = JSON.parse(run.stdout) as Lookup;
       // A random prefix could match the logged digest too (2^-30): then that alone is the match.
       expect(result.matches.map((match) => match.digest)).toEqual(logged.digest.startsWith(prefix) ? [logged.digest] : []);
@@ -136,10 +137,10 @@ describe('a logged digest is found, and claims beside it stay apart', () => {
     const prefix = logged.digest.slice(0, 6);
     const sharing = [...claimed.values()].filter((digest) => digest.startsWith(prefix));
     expect(sharing.length).toBeGreaterThan(1);
-    const json = JSON.parse(runDigest([prefix, '--json', log]).stdout) as Lookup;
+    const json = JSON.parse(runDigest(['--json', '--', prefix, log]).stdout) as Lookup;
     expect(json.matches.map((match) => match.digest)).toEqual([logged.digest]);
     expect(json.reportedOnly.map((only) => only.digest).sort()).toEqual([...sharing].sort());
-    const run = runDigest([prefix, log]);
+    const run = runDigest(['--', prefix, log]);
     expect(run.status).toBe(0);
     // One match: no ambiguity warning for digests that were never logged.
     expect(run.stderr).not.toContain('matches');
