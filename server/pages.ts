@@ -114,7 +114,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   }
 
   /** Matched once; a path no route takes (every 404) builds no request and starts no deadline. */
-  async function matched(req: Request, res: Response, url: URL): Promise<MatchedRoute | undefined> {
+  async function matched(req: Request, url: URL): Promise<MatchedRoute | undefined> {
     const renderer = await deps.frontend.loadRenderer();
     return renderer.match(url, diagnosticsAllowed(config, req));
   }
@@ -126,7 +126,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
 
   const page: RequestHandler = async (req, res, next) => {
     const url = new URL(pagePath(req, queryOf(req)), requestOrigin(config, res));
-    const route = await matched(req, res, url);
+    const route = await matched(req, url);
     if (route === undefined) return next();
     res.locals.route = `page:${route.routeId}`;
     if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method, PAGE_METHODS);
@@ -161,7 +161,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
       throw httpError(400, `${ROUTES_PARAM} must name 1 to ${MAX_ROUTE_IDS} route ids`);
     }
     const url = new URL(pagePath(req, queryOf(req, ROUTES_PARAM)), requestOrigin(config, res));
-    const route = await matched(req, res, url);
+    const route = await matched(req, url);
     if (route === undefined) return next();
     res.locals.route = `data:${route.routeId}`;
     const deadline = requestDeadline(res, config.streamTimeoutMs);

@@ -19,7 +19,7 @@ const HOST_PORT = /^(\[[^\]]*\]|[^:[\]]+)(?::(\d{1,5}))?$/;
 /** Distinct Host values remembered; a client inventing one per request costs at most this. */
 const MAX_REMEMBERED_HOSTS = 256;
 
-export interface ResolvedHost {
+interface ResolvedHost {
   /** As URL serialises it: lower case, a default port dropped. */
   origin: string;
   /** The host name alone, lower case. */
@@ -30,7 +30,7 @@ export interface ResolvedHost {
  * The origin of `protocol://host`, or undefined when the URL parser rejects the host or keeps
  * another name than the one sent (a port over 65535 is rejected by the parser too).
  */
-export function resolveHost(protocol: 'http' | 'https', host: string): ResolvedHost | undefined {
+function resolveHost(protocol: 'http' | 'https', host: string): ResolvedHost | undefined {
   const match = HOST_PORT.exec(host);
   if (match === null) return undefined;
   const hostname = match[1]!.toLowerCase();
