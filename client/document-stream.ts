@@ -2,7 +2,7 @@
 // with the response once the shell is ready (the whole page for crawlers), after one retry in
 // the route's boundary if the shell fails, and aborts the render when the host says so.
 import type { PipeableStream } from 'react-dom/server';
-import type { OnError, PageRequest, PageResponse, Recorded, StreamOptions } from '../shared/page-seam.ts';
+import type { OnError, PageAnswer, PageRequest, Recorded, StreamOptions } from '../shared/page-seam.ts';
 
 export interface Attempt {
   status: number;
@@ -15,7 +15,7 @@ export function streamDocument(
   onError: OnError,
   first: Attempt,
   retry?: (failure: Recorded) => Attempt,
-): Promise<PageResponse> {
+): Promise<PageAnswer> {
   return new Promise((resolve) => {
     let retried: { original: unknown } | undefined;
     const run = (attempt: Attempt) => {

@@ -33,11 +33,12 @@ reloadOnStaleChunk();
 // DSN its chunk is never fetched and failures go to the server's own endpoint.
 const errorHooks = config.sentry ? (await import('./sentry.ts')).initSentry(config.sentry) : createErrorHooks(reportToServer);
 
-// Loader data comes from the server: in this page for the first render, then per navigation.
+// Loader data comes from the server: in this page for the first render, then per navigation;
+// actions run there too, asked by the same data strategy.
 const fromServer = () => {
   throw new Error('Route data is loaded by the data strategy (client/router/navigation.ts)');
 };
-const routes = toRouterRoutes(table, () => fromServer);
+const routes = toRouterRoutes(table, { loader: () => fromServer, action: () => fromServer, resources: false });
 const loaderIds = loaderRouteIds(table);
 const prefetcher = createPrefetcher(routes, loaderIds);
 
@@ -61,7 +62,11 @@ const abandonPending = () => deferred.abandon(routeFailure(503, undefined));
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', abandonPending, { once: true });
 else abandonPending();
 const router = createBrowserRouter(routes, {
-  hydrationData: { loaderData: deferred.revive(config.router.loaderData), errors: config.router.errors },
+  hydrationData: {
+    loaderData: deferred.revive(config.router.loaderData),
+    actionData: config.router.actionData,
+    errors: config.router.errors,
+  },
   dataStrategy: createDataStrategy(prefetcher, loaderIds),
 });
 

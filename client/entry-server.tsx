@@ -3,60 +3,36 @@
 // navigation. It knows nothing of Express; server/pages.ts does (docs/architecture.md).
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import {
-  createStaticHandler,
-  createStaticRouter,
-  matchRoutes,
-  StaticRouterProvider,
-  type LoaderFunction,
-  type StaticHandlerContext,
-} from 'react-router';
+import { createStaticHandler, createStaticRouter, matchRoutes, StaticRouterProvider, type StaticHandlerContext } from 'react-router';
 import { boundedMemo } from '../shared/bounded-memo.ts';
 import { Document } from '../shared/Document.tsx';
 import { ErrorPage } from '../shared/ErrorPage.tsx';
 import ERROR_PAGE_CSS from '../shared/error-page.css?raw';
-import type {
-  MatchedRoute,
-  OnError,
-  PageRequest,
-  PageResponse,
-  Renderer,
-  ServerErrorPageProps,
-  StreamOptions,
+import {
+  ACTION_METHODS,
+  type MatchedRoute,
+  type OnError,
+  type PageRequest,
+  type PageResponse,
+  type Recorded,
+  type Renderer,
+  type ServerErrorPageProps,
+  type StreamOptions,
 } from '../shared/page-seam.ts';
 import { RUNTIME_GLOBAL, serializeForScript, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
 import { streamDocument } from './document-stream.ts';
 import { dataBody } from './router/route-data-writer.ts';
 import type { PendingValue } from './router/deferred.ts';
-import { DeferredScripts, handleDeferred, splitDeferred } from './router/deferred-server.tsx';
+import { DeferredScripts, splitDeferred } from './router/deferred-server.tsx';
 import type { RouteHandle } from './router/HostRoot.tsx';
 import { isNotFound, routeFailure, type RouteFailure } from './router/route-failure.ts';
 import type { RouteEntry } from './router/route-entry.ts';
-import { HOST_ROUTE_ID, toRouterRoutes, type LoaderFor } from './router/react-router-routes.ts';
+import { HOST_ROUTE_ID, toRouterRoutes } from './router/react-router-routes.ts';
+import { handleOf, methodsOf, targetOf } from './router/route-methods.ts';
+import { asTransported } from './router/transport.ts';
+import { asResponse, callContext, fetchRequest, redirectOf, serverAction, serverLoader, untilAborted } from './router/server-calls.ts';
 import { routes as appRoutes } from './routes.tsx';
-
-/** What the static handler passes every loader (`requestContext`). */
-interface LoaderContext {
-  signal: AbortSignal;
-}
-
-const serverLoader: LoaderFor = (entry) =>
-  (async ({ params, request, context }) => {
-    const { loader } = await entry.server();
-    const data = await loader({ params, request, signal: (context as LoaderContext).signal });
-    handleDeferred(data);
-    return data;
-  }) satisfies LoaderFunction;
-
-/** A loader's thrown or returned Response: only redirects have a meaning for a page. */
-function redirectOf(response: Response) {
-  const location = response.headers.get('Location');
-  if (response.status < 300 || response.status >= 400 || location === null) {
-    throw new Error(`A loader returned a ${response.status} response that is not a redirect`);
-  }
-  return { type: 'redirect' as const, status: response.status, location };
-}
 
 /** The response's status: the worst of its recorded failures (React Router would say 500 for any thrown value). */
 function statusOf(failures: Record<string, RouteFailure> | null, fallback: number): number {
@@ -72,31 +48,6 @@ function failureOf(onError: OnError) {
   };
 }
 
-/**
- * The loader phase, until the host's render signal fires (shared/page-seam.ts): a loader that
- * ignores its own signal cannot hold the request, and nothing after it runs once the host has
- * answered without it.
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/** The request as loaders see it: URL, method, headers and body; its signal goes apart (page-seam.ts). */
-function fetchRequest(request: PageRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers };
-  if (request.body !== null) Object.assign(init, { body: request.body, duplex: 'half' });
-  return new Request(request.url, init);
-}
-
 function styleNonce(nonce: StreamOptions['nonce']): string | undefined {
   return typeof nonce === 'string' ? nonce : nonce?.style;
 }
@@ -110,7 +61,7 @@ const MAX_REMEMBERED_PATHS = 1_000;
 
 /** A renderer for a route table: the app's own, or a test's. */
 export function createRenderer(entries: RouteEntry[]): Renderer {
-  const routes = toRouterRoutes(entries, serverLoader);
+  const routes = toRouterRoutes(entries, { loader: serverLoader, action: serverAction, resources: true });
   const handler = createStaticHandler(routes);
   // matchRoutes flattens, ranks and compiles the whole table on every call (a fifth of a 404's
   // CPU time in a profile); the table is fixed, so each path's matches are remembered.
@@ -148,7 +99,12 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const config: RuntimeConfig = {
       ...page,
       assets: { ...page.assets, preloads },
-      router: { loaderData: serialized.data, errors: staticContext.errors, deferred: pending.map((value) => value.id) },
+      router: {
+        loaderData: serialized.data,
+        actionData: staticContext.actionData,
+        errors: staticContext.errors,
+        deferred: pending.map((value) => value.id),
+      },
     };
     const router = createStaticRouter(handler.dataRoutes, staticContext);
     const nonce = scriptNonce(options.nonce);
@@ -169,67 +125,111 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   }
 
   async function document(matches: Matches, request: PageRequest, onError: OnError): Promise<PageResponse> {
-    const query = handler.query(fetchRequest(request), { requestContext: { signal: request.signal } satisfies LoaderContext });
-    const result = await untilAborted(query, request.renderSignal);
-    if (result instanceof Response) return redirectOf(result);
+    const calls = callContext(request);
+    const { headers } = calls;
+    // A mutation runs the target route's action first, then every loader (revalidation).
+    const result = await untilAborted(handler.query(fetchRequest(request), { requestContext: calls }), request.renderSignal);
+    if (result instanceof Response) return redirectOf(result, headers);
     const fail = failureOf(onError);
     // React Router sends a failure to the nearest route that declares a boundary, else to the
     // root: the host's own pages answer those (its 404 page for a notFound()).
     const { [HOST_ROUTE_ID]: rootError, ...routeErrors } = result.errors ?? {};
     if (rootError !== undefined) {
       recordErrors(fail, routeErrors);
-      return isNotFound(rootError) ? { type: 'not-found' } : { type: 'failed', error: rootError };
+      return isNotFound(rootError) ? { type: 'not-found', headers } : { type: 'failed', error: rootError, headers };
     }
     const errors = recordErrors(fail, result.errors);
     const serialized = splitDeferred(result.loaderData, fail);
-    const staticContext: StaticHandlerContext = { ...result, errors };
+    // The render reads what the browser will: the values as JSON carries them (./router/transport.ts).
+    const staticContext: StaticHandlerContext = {
+      ...result,
+      loaderData: asTransported(result.loaderData),
+      actionData: asTransported(result.actionData),
+      errors,
+    };
     const first = {
       status: statusOf(errors, result.statusCode),
       start: (options: StreamOptions) => renderDocument(request, staticContext, serialized, options),
     };
     // A render failure cannot be placed exactly; like React Router's framework mode, the leaf's nearest boundary shows it.
     const boundary = [...matches].reverse().find((m) => m.route.ErrorBoundary !== undefined && m.route.id !== HOST_ROUTE_ID);
-    if (boundary === undefined) return streamDocument(request, onError, first);
-    return streamDocument(request, onError, first, (failure) => ({
-      status: failure.status,
-      start: (options) => {
-        const failed = {
-          ...staticContext,
-          statusCode: failure.status,
-          errors: { [boundary.route.id]: routeFailure(failure.status, failure.digest) },
-        };
-        return renderDocument(request, failed, { data: serialized.data, pending: [] }, options);
-      },
-    }));
+    const retry =
+      boundary &&
+      ((failure: Recorded) => ({
+        status: failure.status,
+        start: (options: StreamOptions) => {
+          const failed = {
+            ...staticContext,
+            statusCode: failure.status,
+            errors: { [boundary.route.id]: routeFailure(failure.status, failure.digest) },
+          };
+          return renderDocument(request, failed, { data: serialized.data, pending: [] }, options);
+        },
+      }));
+    return { ...(await streamDocument(request, onError, first, retry)), headers };
   }
 
   async function data(matches: Matches, request: PageRequest, routeIds: readonly string[], onError: OnError) {
-    const unmatched = routeIds.filter((id) => !matches.some((m) => m.route.id === id));
+    const mutation = ACTION_METHODS.includes(request.method);
+    // A mutation names the one route whose action it runs: the one a form on this URL posts to.
+    const known = mutation ? [targetOf(matches, request.url).route.id] : matches.map((m) => m.route.id);
+    const unmatched = routeIds.filter((id) => !known.includes(id));
     if (unmatched.length > 0) return { type: 'unmatched' as const, ids: unmatched };
     const wanted = new Set(routeIds);
+    const calls = callContext(request);
+    const { headers } = calls;
     const query = handler.query(fetchRequest(request), {
-      requestContext: { signal: request.signal } satisfies LoaderContext,
+      requestContext: calls,
       filterMatchesToLoad: (m) => wanted.has(m.route.id),
-      // The browser's router bubbles each failure to its boundary itself.
+      // The browser's router bubbles each failure to its boundary itself, and asks for the
+      // loaders it revalidates after an action in a request of its own.
       skipLoaderErrorBubbling: true,
+      skipRevalidation: mutation,
     });
     const result = await untilAborted(query, request.renderSignal);
-    if (result instanceof Response) return redirectOf(result);
+    if (result instanceof Response) return redirectOf(result, headers);
     const fail = failureOf(onError);
     const errors = recordErrors(fail, result.errors);
-    const loaded = Object.fromEntries(Object.entries(result.loaderData).filter(([id]) => wanted.has(id)));
+    const answered = mutation ? (result.actionData ?? {}) : result.loaderData;
+    const loaded = Object.fromEntries(Object.entries(answered).filter(([id]) => wanted.has(id)));
     const { data: head, pending } = splitDeferred(loaded, fail);
     const body = dataBody({ data: head, errors }, pending, request.signal, (id, error) => ({ id, failure: fail(error) }));
-    return { type: 'data' as const, status: statusOf(errors, result.statusCode), body };
+    return { type: 'data' as const, status: statusOf(errors, result.statusCode), body, headers };
+  }
+
+  async function resource(matches: Matches, request: PageRequest, onError: OnError): Promise<PageResponse> {
+    const calls = callContext(request);
+    const { headers } = calls;
+    const query = handler.queryRoute(fetchRequest(request), { routeId: matches.at(-1)!.route.id, requestContext: calls });
+    const outcome = await untilAborted(
+      query.then(
+        (value: unknown) => ({ value }),
+        (thrown: unknown) => ({ thrown }),
+      ),
+      request.renderSignal,
+    );
+    // A thrown Response is an answer too (React Router's rule); anything else thrown is a failure.
+    if ('thrown' in outcome && !(outcome.thrown instanceof Response)) {
+      onError(outcome.thrown, 'loader');
+      return { type: 'failed', error: outcome.thrown, headers };
+    }
+    const response = asResponse('thrown' in outcome ? outcome.thrown : outcome.value);
+    if (response.status >= 300 && response.status < 400) return redirectOf(response, headers);
+    // The response carries its own headers (a data() value's too: asResponse).
+    return { type: 'resource', response, headers: new Headers() };
   }
 
   function match(url: URL, allowDiagnostics: boolean): MatchedRoute | undefined {
     const matches = routesFor(url, allowDiagnostics);
     if (matches === null) return undefined;
+    const leaf = handleOf(matches.at(-1)!);
     return {
       routeId: matches.at(-1)!.route.id,
+      isResource: leaf.resource,
+      methods: () => methodsOf(handleOf(targetOf(matches, url))),
       document: (request, onError) => document(matches, request, onError),
       data: (request, routeIds, onError) => data(matches, request, routeIds, onError),
+      resource: (request, onError) => resource(matches, request, onError),
     };
   }
 

@@ -26,8 +26,18 @@ export const routes = defineRoutes([
         meta: (data: GuideData) => ({ title: `${data.topic.title} · Guide`, description: data.topic.summary }),
         boundary: true,
       },
+      {
+        id: 'guestbook',
+        path: 'guestbook',
+        page: () => import('./pages/guestbook/Guestbook.tsx'),
+        server: () => import('./pages/guestbook/guestbook.server.ts'),
+        meta: { title: 'Guestbook · react-ssr-host', description: 'Sign the guestbook: a form that works with and without JavaScript.' },
+        boundary: true,
+      },
     ],
   },
+  // A resource route: no page, its loader's Response is the answer (GET and HEAD).
+  { id: 'api-guestbook', path: 'api/guestbook', server: () => import('./api/guestbook.server.ts') },
   {
     // Failures on purpose, for operators and tests: only with DIAGNOSTICS_TOKEN (server/diagnostics.ts).
     id: 'diag',
@@ -77,6 +87,13 @@ export const routes = defineRoutes([
         server: () => import('./pages/diagnostics/redirect.server.ts'),
       },
       { id: 'diag-links', path: 'links', page: () => import('./pages/diagnostics/Links.tsx') },
+      {
+        id: 'diag-action-error',
+        path: 'action-error',
+        page: () => import('./pages/diagnostics/ActionError.tsx'),
+        server: () => import('./pages/diagnostics/action-error.server.ts'),
+        boundary: true,
+      },
     ],
   },
 ]);

@@ -21,6 +21,7 @@ import { createRefusalSummary, type RefusalSummary } from './refusal-summary.ts'
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
 import { normalizeTarget, rejectMalformedTarget } from './request-target.ts';
 import { resolveOrigin } from './request-origin.ts';
+import { createSessions, type Sessions } from './session.ts';
 
 export interface AppDeps {
   logger: Logger;
@@ -33,6 +34,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Where 429 refusals are counted instead of logged one by one; flushed by the process at exit. */
   refusals?: RefusalSummary;
+  /** Signed-cookie sessions (session.ts); made here when not given. */
+  sessions?: Sessions;
   /** The report proofs' clock and memory of spent proofs (errors/report-proof.ts); tests set them. */
   reportProofs?: ReportProofOptions;
 }
@@ -61,7 +64,14 @@ export function createApp(config: Config, deps: AppDeps): Express {
     proofs,
     metrics: deps.metrics,
   });
-  const pages = createPageHandlers({ config, failures, frontend: deps.frontend, traceMeta: deps.telemetry?.traceMeta });
+  const pages = createPageHandlers({
+    config,
+    failures,
+    frontend: deps.frontend,
+    logger: deps.logger,
+    sessions: deps.sessions ?? createSessions(),
+    traceMeta: deps.telemetry?.traceMeta,
+  });
   const app = express();
   app.disable('x-powered-by');
   // Every page and error is no-store, and assets get serve-static's own ETag: a hash of each

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { PipeableStream } from 'react-dom/server';
 
 export const HTML_HEADERS = {
@@ -22,4 +23,22 @@ export function sendBody(res: Response, status: number, headers: Record<string, 
   res.cork();
   body.pipe(res);
   process.nextTick(() => res.uncork());
+}
+
+/** The headers a page's loaders and action set (route modules may not set the framing ones: client/router/server-calls.ts). */
+export function setRouteHeaders(res: Response, headers: Headers): void {
+  for (const [name, value] of headers) if (name !== 'set-cookie') res.setHeader(name, value);
+  for (const cookie of headers.getSetCookie()) res.append('Set-Cookie', cookie);
+}
+
+/** A resource route's own Response: its status, its headers (every cookie) and its body, streamed. */
+export function sendResource(res: Response, response: globalThis.Response): void {
+  if (res.destroyed || res.headersSent) return;
+  res.status(response.status);
+  setRouteHeaders(res, response.headers);
+  if (response.body === null) return void res.end();
+  const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
+  // A body that fails mid-way cannot become an error page any more: the connection is cut, as for a page.
+  body.on('error', () => res.destroy());
+  body.pipe(res);
 }

@@ -1,90 +1,42 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { MatchedRoute, OnError, PageRequest, PageResponse } from '../shared/page-seam.ts';
+import { ACTION_METHODS, type MatchedRoute, type OnError, type PageRequest, type PageResponse } from '../shared/page-seam.ts';
 import { DATA_PATH, ROUTES_PARAM, type DataLine } from '../shared/route-data.ts';
-import type { BrowserSentryConfig, TraceMeta } from '../shared/runtime.ts';
-import type { Config } from './config.ts';
 import { diagnosticsAllowed } from './diagnostics.ts';
 import { httpError, methodNotAllowed } from './failures/http-error.ts';
 import type { FailureRecorder } from './failures/recorder.ts';
 import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from './failures/render-errors.ts';
 import { asNextError, isInstance } from './failures/thrown-value.ts';
-import type { Frontend } from './frontend.ts';
-import { isBot } from './is-bot.ts';
-import { DATA_HEADERS, HTML_HEADERS, sendBody } from './page-response.ts';
+import { DATA_HEADERS, HTML_HEADERS, sendBody, sendResource, setRouteHeaders } from './page-response.ts';
+import { createPageRequests, pagePath, queryOf, type PageRequestDeps } from './page-request.ts';
 import { isSameOriginTarget } from './redirect-target.ts';
 import { requestDeadline, type Deadline } from './request-deadline.ts';
-import { displayHostname, requestOrigin } from './request-origin.ts';
+import { requestOrigin } from './request-origin.ts';
+import { readRequestBody } from './request-body.ts';
 
 // The app's pages come from its route table (client/routes.tsx) through the renderer; nothing
 // here lists them. Pages and their data answer GET and HEAD (HEAD with the status and headers
-// GET would have, RFC 9110 §9.3.2); other methods get 405 with Allow (RFC 9110 §15.5.6).
+// GET would have, RFC 9110 §9.3.2); a route whose module has an action answers POST, PUT, PATCH
+// and DELETE too; other methods get 405 with Allow (RFC 9110 §15.5.6).
 
-const PAGE_METHODS = 'GET, HEAD';
+const READ_METHODS = new Set(['GET', 'HEAD']);
 /** A navigation names the routes whose data it needs: a handful, with short ids. */
 const MAX_ROUTE_IDS = 16;
 const ROUTE_ID = /^[\w-]{1,64}$/;
+/** A prefetch says so (client/router/route-data-client.ts; browsers' own prefetches send Sec-Purpose). */
+const PREFETCH = /\bprefetch\b/i;
 
-interface PageDeps {
-  config: Config;
+type Next = (error?: unknown) => void;
+
+interface PageDeps extends PageRequestDeps {
   failures: FailureRecorder;
-  frontend: Frontend;
-  /** The request's trace, when Sentry is on (see server/sentry.ts). */
-  traceMeta?: () => TraceMeta | undefined;
-}
-
-function browserSentry(config: Config): BrowserSentryConfig | undefined {
-  const { sentry } = config;
-  if (sentry === undefined) return undefined;
-  const { dsn, environment, tunnelPath, tracesSampleRate } = sentry;
-  return { dsn, environment, tracesSampleRate, tunnel: tunnelPath, release: config.release };
-}
-
-/**
- * The page's own path and query, from Express's parsed path: never another host (`//evil.com/x`
- * or an absolute-form target resolves on this origin), and relative to where the router is mounted.
- */
-function pagePath(req: Request, search: string): string {
-  return `/${req.path.replace(/^\/+/, '')}${search}`;
-}
-
-/** The query string as sent (`?…`), less the parameters named in `drop`, otherwise untouched. */
-function queryOf(req: Request, drop?: string): string {
-  const start = req.originalUrl.indexOf('?');
-  if (start === -1) return '';
-  const query = req.originalUrl.slice(start + 1);
-  if (drop === undefined) return `?${query}`;
-  // URLSearchParams decodes names leniently (a malformed % stays as it is), never throwing.
-  const kept = query.split('&').filter((pair) => [...new URLSearchParams(pair).keys()][0] !== drop);
-  return kept.length > 0 ? `?${kept.join('&')}` : '';
 }
 
 /** Characters of route ids echoed in a 400: enough to recognise them, bounded whatever was sent. */
 const MAX_ECHOED_IDS = 200;
 
 export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data: RequestHandler } {
-  const sentry = browserSentry(deps.config);
   const { config, failures } = deps;
-
-  /** What the renderer gets of this request; `url` is the page's own URL. */
-  function pageRequest(req: Request, res: Response, url: URL, deadline: Deadline): PageRequest {
-    return {
-      url,
-      method: req.method,
-      headers: req.headers,
-      body: null,
-      ...deadline,
-      waitForAll: isBot(req.get('user-agent')),
-      nonce: res.locals.cspNonce ?? '',
-      page: {
-        assets: deps.frontend.assets,
-        preloadsFor: deps.frontend.preloadsFor,
-        requestId: String(req.id),
-        hostname: displayHostname(config, res),
-        trace: deps.traceMeta?.(),
-        sentry,
-      },
-    };
-  }
+  const pageRequest = createPageRequests(deps);
 
   /** The host's one hook (page-seam.ts); a client that left is not a failure at all. */
   function onErrorFor(req: Request, res: Response, { signal }: Deadline): OnError {
@@ -119,6 +71,42 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     return renderer.match(url, diagnosticsAllowed(config, req));
   }
 
+  /**
+   * The request for the renderer, once its method is one the route answers (else 405, before a
+   * byte of the body is read) and the body of a write has been read and parsed.
+   */
+  async function prepare(req: Request, res: Response, route: MatchedRoute, url: URL): Promise<[PageRequest, OnError]> {
+    const reads = READ_METHODS.has(req.method);
+    if (!reads || route.isResource) {
+      const methods = await route.methods();
+      if (!methods.includes(req.method)) throw methodNotAllowed(req.method, methods.join(', '));
+    }
+    // A prefetch's failure is logged at warn, unreported: nobody has seen it yet (recorder.ts).
+    if (PREFETCH.test(`${req.get('purpose') ?? ''} ${req.get('sec-purpose') ?? ''}`)) res.locals.prefetch = true;
+    const body = reads ? null : await readRequestBody(req);
+    const deadline = requestDeadline(res, config.streamTimeoutMs);
+    return [await pageRequest(req, res, url, deadline, body), onErrorFor(req, res, deadline)];
+  }
+
+  /** Headers the routes set, and the session's cookie when they changed it; then the answer. */
+  async function answer(res: Response, next: Next, request: PageRequest, response: PageResponse, forData = false) {
+    setRouteHeaders(res, response.headers);
+    const cookie = await deps.sessions.commit(request.context.session);
+    if (cookie !== undefined) res.append('Set-Cookie', cookie);
+    if (response.type !== 'redirect') return send(res, next, response);
+    checkRedirect(res, response.location);
+    // A navigation's redirect is data the browser's router follows; the error handler answers a
+    // refusal as JSON, which the browser tells apart by its type.
+    if (forData)
+      return void res
+        .status(200)
+        .set(DATA_HEADERS)
+        .end(`${JSON.stringify({ redirect: response.location } satisfies DataLine)}\n`);
+    // After a write the browser GETs the target (303, RFC 9110 §15.4.4): a reload never posts again.
+    const status = ACTION_METHODS.includes(request.method) ? 303 : response.status;
+    res.set('Cache-Control', 'no-store').redirect(status, response.location);
+  }
+
   /** A redirect the browser would follow elsewhere is refused: one failure, one digest (render-errors.ts). */
   function checkRedirect(res: Response, location: string): void {
     if (!isSameOriginTarget(location, requestOrigin(config, res))) throw new CrossOriginRedirectError(location);
@@ -128,56 +116,54 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     const url = new URL(pagePath(req, queryOf(req)), requestOrigin(config, res));
     const route = await matched(req, url);
     if (route === undefined) return next();
-    res.locals.route = `page:${route.routeId}`;
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method, PAGE_METHODS);
-    const deadline = requestDeadline(res, config.streamTimeoutMs);
-    const work = route.document(pageRequest(req, res, url, deadline), onErrorFor(req, res, deadline));
-    send(res, next, await rendered(work, req, res));
+    res.locals.route = `${route.isResource ? 'resource' : 'page'}:${route.routeId}`;
+    if (route.isResource) res.locals.api = true;
+    const [request, onError] = await prepare(req, res, route, url);
+    const work = route.isResource ? route.resource(request, onError) : route.document(request, onError);
+    await answer(res, next, request, await rendered(work, req, res));
   };
 
-  function send(res: Response, next: (error?: unknown) => void, response: PageResponse): void {
+  function send(res: Response, next: Next, response: Exclude<PageResponse, { type: 'redirect' }>): void {
     switch (response.type) {
       case 'not-found':
         return next();
       case 'failed':
         // A thrown undefined or null is still a failure, not Express's "no error".
         return next(asNextError(response.error));
-      case 'redirect':
-        checkRedirect(res, response.location);
-        return void res.set('Cache-Control', 'no-store').redirect(response.status, response.location);
       case 'document':
         return sendBody(res, response.status, HTML_HEADERS, response.body);
       case 'data':
         return sendBody(res, response.status, DATA_HEADERS, response.body);
+      case 'resource':
+        return sendResource(res, response.response);
     }
   }
 
-  /** Loader data for a client navigation, as newline-delimited JSON (shared/route-data.ts). */
+  /** The routes a data request names: 1 to MAX_ROUTE_IDS well-formed ids (a write names exactly one). */
+  function routeIdsOf(req: Request): string[] {
+    const routeIds = (new URLSearchParams(queryOf(req)).get(ROUTES_PARAM) ?? '').split(',').filter(Boolean);
+    const most = READ_METHODS.has(req.method) ? MAX_ROUTE_IDS : 1;
+    if (routeIds.length === 0 || routeIds.length > most || !routeIds.every((id) => ROUTE_ID.test(id))) {
+      throw httpError(400, `${ROUTES_PARAM} must name 1 to ${most} route ids`);
+    }
+    return routeIds;
+  }
+
+  /** Loader data for a client navigation, or an action's, as newline-delimited JSON (shared/route-data.ts). */
   const data: RequestHandler = async (req, res, next) => {
     res.locals.api = true;
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method, PAGE_METHODS);
-    const routeIds = (new URLSearchParams(queryOf(req)).get(ROUTES_PARAM) ?? '').split(',').filter(Boolean);
-    if (routeIds.length === 0 || routeIds.length > MAX_ROUTE_IDS || !routeIds.every((id) => ROUTE_ID.test(id))) {
-      throw httpError(400, `${ROUTES_PARAM} must name 1 to ${MAX_ROUTE_IDS} route ids`);
-    }
+    const routeIds = routeIdsOf(req);
     const url = new URL(pagePath(req, queryOf(req, ROUTES_PARAM)), requestOrigin(config, res));
     const route = await matched(req, url);
-    if (route === undefined) return next();
+    if (route === undefined || route.isResource) return next();
     res.locals.route = `data:${route.routeId}`;
-    const deadline = requestDeadline(res, config.streamTimeoutMs);
-    const work = route.data(pageRequest(req, res, url, deadline), routeIds, onErrorFor(req, res, deadline));
-    const response = await rendered(work, req, res);
+    const [request, onError] = await prepare(req, res, route, url);
+    const response = await rendered(route.data(request, routeIds, onError), req, res);
     if (response.type === 'unmatched') {
       const named = response.ids.join(',').slice(0, MAX_ECHOED_IDS);
       throw httpError(400, `${ROUTES_PARAM} names routes that do not exist or that this URL does not match: ${named}`);
     }
-    if (response.type !== 'redirect') return send(res, next, response);
-    // A refusal answers as JSON (the error handler), which the browser tells apart by its type.
-    checkRedirect(res, response.location);
-    res
-      .status(200)
-      .set(DATA_HEADERS)
-      .end(`${JSON.stringify({ redirect: response.location } satisfies DataLine)}\n`);
+    await answer(res, next, request, response, true);
   };
 
   return { page, data };

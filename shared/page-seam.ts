@@ -5,6 +5,7 @@
 // and never touches HTTP; the host never renders.
 import type { PipeableStream, RenderToPipeableStreamOptions } from 'react-dom/server';
 import type { Readable } from 'node:stream';
+import type { Session } from 'react-router';
 import type { ErrorPageProps } from './ErrorPage.tsx';
 import type { BrowserSentryConfig, PageAssets, TraceMeta } from './runtime.ts';
 
@@ -13,14 +14,34 @@ export type StreamOptions = Omit<RenderToPipeableStreamOptions, 'bootstrapModule
 /** The server renders its own failures and status pages; the client variant is the browser's. */
 export type ServerErrorPageProps = Exclude<ErrorPageProps, { side: 'client' }>;
 
+/** What loaders and actions share for one request, made by the host (server/pages.ts). */
+export interface RequestContext {
+  /** The signed-cookie session (server/session.ts): the host sends it back when it changed. */
+  session: Session;
+  /** The request's logger (pino's signature): every line carries its `reqId`. */
+  log: Record<'debug' | 'info' | 'warn' | 'error', LogFn>;
+}
+
+export interface LogFn {
+  (message: string): void;
+  (fields: Record<string, unknown>, message: string): void;
+}
+
+/** A body the host has read, capped and parsed (server/request-body.ts). */
+export type RequestBody = { form: FormData } | { json: unknown };
+
+/** The methods that run an action (React Router's mutation methods). */
+export const ACTION_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
 /** What the host knows of the request that the page needs. */
 export interface PageRequest {
   /** The page's URL, on this site's origin. */
   url: URL;
   method: string;
   headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The body, for the methods that carry one; null for GET and HEAD. */
-  body: ReadableStream<Uint8Array> | null;
+  /** The parsed body, for an action; null for GET and HEAD. */
+  body: RequestBody | null;
+  context: RequestContext;
   /**
    * Fires on disconnect or at the stream timeout: what loaders get. Kept apart from any Fetch
    * Request: one that follows a signal costs about 1 KB of heap held until a finalizer runs
@@ -62,7 +83,8 @@ export interface Recorded {
  */
 export type OnError = (error: unknown, where: 'loader' | 'render') => Recorded;
 
-export type PageResponse =
+/** What the renderer answers; see PageResponse. */
+export type PageAnswer =
   /** Nothing on this path for the request: the host's 404. */
   | { type: 'not-found' }
   | { type: 'redirect'; status: number; location: string }
@@ -71,15 +93,30 @@ export type PageResponse =
   /** The shell is ready (or the whole page, for crawlers): pipe it. */
   | { type: 'document'; status: number; body: PipeableStream }
   /** A navigation's data (shared/route-data.ts): newline-delimited JSON. */
-  | { type: 'data'; status: number; body: Readable };
+  | { type: 'data'; status: number; body: Readable }
+  /** A resource route's own answer (JSON, text, a stream). */
+  | { type: 'resource'; response: Response };
+
+/** Every answer carries the headers its loaders and action set (`Set-Cookie` each kept). */
+export type PageResponse = PageAnswer & { headers: Headers };
 
 /** The routes a URL matched, once; what the request gets is decided by the method after. */
 export interface MatchedRoute {
   /** The deepest matched route's id: the access line's and the metrics' label. */
   readonly routeId: string;
+  /** A route without a page: its loader or action answers with a Response of its own. */
+  readonly isResource: boolean;
+  /** The methods the route answers (its module decides: an action adds ACTION_METHODS), for 405's Allow. */
+  methods(): Promise<readonly string[]>;
+  /** A page request; a mutation runs the action, then the loaders, then the page. */
   document(request: PageRequest, onError: OnError): Promise<PageResponse>;
-  /** Loader data for a client navigation, for the routes named: 400 (`unmatched`) for any it did not match. */
+  /**
+   * Loader data for a client navigation, for the routes named; a mutation runs only the action
+   * of the one route named. 400 (`unmatched`) for any route the URL did not match.
+   */
   data(request: PageRequest, routeIds: readonly string[], onError: OnError): Promise<PageResponse | { type: 'unmatched'; ids: string[] }>;
+  /** A resource route's loader (GET, HEAD) or action. */
+  resource(request: PageRequest, onError: OnError): Promise<PageResponse>;
 }
 
 export interface Renderer {

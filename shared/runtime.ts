@@ -14,6 +14,8 @@ export interface RouterSnapshot {
   readonly loaderData: Readonly<Record<string, unknown>>;
   /** Failures by the id of the route whose boundary shows them (client/router/route-failure.ts). */
   readonly errors: Readonly<Record<string, unknown>> | null;
+  /** What the action of a document POST returned (a form's messages and values), by route id. */
+  readonly actionData?: Readonly<Record<string, unknown>> | null;
   /** The pending values this response streams in later, in order. */
   readonly deferred: readonly string[];
 }

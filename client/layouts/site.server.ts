@@ -6,6 +6,7 @@ export function loader({ request }: LoaderArgs) {
     nav: [
       { to: '/', label: 'Home' },
       { to: '/guide', label: 'Guide' },
+      { to: '/guestbook', label: 'Guestbook' },
     ],
     // Shows that a layout loader sees the request; the value is only echoed back, escaped by React.
     language: (request.headers.get('accept-language') ?? 'en').split(',')[0]!.slice(0, 16),

@@ -12,13 +12,17 @@ import {
 } from 'react-router';
 import { NOT_FOUND_MESSAGE } from '../../shared/messages.ts';
 import { isNotFound, isRouteFailure } from './route-failure.ts';
-import type { RouteMeta } from './route-entry.ts';
+import type { RouteMeta, ServerModule } from './route-entry.ts';
 
 export interface RouteHandle {
   meta?: RouteEntryMeta;
   diagnostics?: boolean;
   /** The page module's source path, when the build tagged it. */
   src?: string;
+  /** The route's `*.server.ts` module (a stub that rejects, in the browser). */
+  server?: () => Promise<ServerModule>;
+  /** No page: the loader's or action's Response is the answer. */
+  resource: boolean;
 }
 type RouteEntryMeta = RouteMeta | ((data: never) => RouteMeta);
 

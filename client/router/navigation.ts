@@ -1,8 +1,12 @@
 // Client navigation: React Router's data strategy, fetching every loader a navigation needs in
 // one request (shared/route-data.ts), from a prefetch when a fresh one exists. A navigation
-// that has not loaded its code and data in time becomes a document load.
+// that has not loaded its code and data in time becomes a document load. A submission (<Form>,
+// a fetcher) posts its body to the same endpoint, which runs the one action; React Router then
+// revalidates the loaders with a request of its own.
 import { redirect, type DataStrategyFunction, type DataStrategyResult } from 'react-router';
 import type { Prefetcher } from './prefetch.ts';
+import { fetchRouteData, type RouteData } from './route-data-client.ts';
+import { routeFailure } from './route-failure.ts';
 
 /** A route's code and data get this long before the browser loads the document instead (Next.js's MS_MAX_IDLE_DELAY). */
 export const NAVIGATION_TIMEOUT_MS = 3_800;
@@ -32,16 +36,43 @@ function withDeadline<T>(work: Promise<T>, href: string, signal: AbortSignal): P
   return Promise.race([finished, gaveUp]).finally(() => clearTimeout(timer));
 }
 
-export function createDataStrategy(prefetcher: Prefetcher, loaderIds: ReadonlySet<string>): DataStrategyFunction {
+/**
+ * Sends a submission's body to the action. A post that fails as a request is shown as a 503 in
+ * the route's boundary: loading the document instead would drop what the user typed.
+ */
+async function submit(request: Request, pageUrl: string, routeIds: readonly string[]): Promise<RouteData> {
+  const body = await request.arrayBuffer();
+  const type = request.headers.get('Content-Type');
+  try {
+    return await fetchRouteData(pageUrl, routeIds, {
+      method: request.method,
+      body,
+      headers: type === null ? {} : { 'Content-Type': type },
+      signal: request.signal,
+    });
+  } catch {
+    return { data: {}, errors: { [routeIds.at(-1)!]: routeFailure(503, undefined) } };
+  }
+}
+
+export function createDataStrategy(prefetcher: Prefetcher, serverRouteIds: ReadonlySet<string>): DataStrategyFunction {
   return ({ request, matches }) => {
     const { signal } = request;
     const url = new URL(request.url);
     const pageUrl = url.pathname + url.search;
     const toLoad = matches.filter((m) => m.shouldCallHandler());
-    const routeIds = toLoad.map((m) => m.route.id).filter((id) => loaderIds.has(id));
+    const routeIds = toLoad.map((m) => m.route.id).filter((id) => serverRouteIds.has(id));
+    const mutation = request.method !== 'GET';
+    // What was prefetched before a write may be what it changed.
+    if (mutation) prefetcher.forget();
     // A data request that fails as a request (the network, or an answer that is not route data)
     // says nothing a boundary could show: the browser loads the document, and the server answers.
-    const response = routeIds.length > 0 ? prefetcher.take(pageUrl, routeIds).catch(() => loadDocument(url.href, signal)) : undefined;
+    const response =
+      routeIds.length === 0
+        ? undefined
+        : mutation
+          ? submit(request, pageUrl, routeIds)
+          : prefetcher.take(pageUrl, routeIds).catch(() => loadDocument(url.href, signal));
     const results = Promise.all(
       toLoad.map(async (m): Promise<[string, DataStrategyResult]> => {
         const result = await m.resolve(async () => {
@@ -61,6 +92,7 @@ export function createDataStrategy(prefetcher: Prefetcher, loaderIds: ReadonlySe
     ).then(Object.fromEntries<DataStrategyResult>);
     // The code of every matched route (layouts and pages without loaders too) is inside the deadline.
     const work = Promise.all([results, prefetcher.loadCode(pageUrl)]).then(([loaded]) => loaded);
-    return withDeadline(work, url.href, signal);
+    // A write is never turned into a document load: that would be a GET, and the post lost.
+    return mutation ? work : withDeadline(work, url.href, signal);
   };
 }

@@ -1,7 +1,7 @@
 // Loads a page's code and data before it is needed: when a link comes into view or is hovered
 // or touched. The numbers are Next.js's (see docs/pages.md, "Client navigation").
 import { matchRoutes, type RouteObject } from 'react-router';
-import { fetchRouteData, type RouteData } from './route-data-client.ts';
+import { fetchRouteData, PREFETCH_HEADERS, type RouteData } from './route-data-client.ts';
 
 /** Prefetches in flight at once; the rest wait in a queue (Next.js's prefetch queue width). */
 export const MAX_PREFETCHES_IN_FLIGHT = 5;
@@ -23,8 +23,13 @@ export interface Prefetcher {
   prefetch(url: string): void;
   /** Prefetches a link's target once it scrolls into view; returns the clean-up. */
   observe(element: Element, url: string): () => void;
-  /** For a navigation: a fresh prefetched result, or a fetch that starts now, ahead of the queue. */
+  /**
+   * For a navigation: a fresh prefetched result, or a fetch that starts now, ahead of the queue.
+   * A revalidation (of this very page) and a prefetch that failed always fetch again.
+   */
   take(url: string, routeIds: readonly string[]): Promise<RouteData>;
+  /** Drops every prefetched result: after a write, any of them may be stale. */
+  forget(): void;
   /** Whether the route table has a page at this URL (else the browser loads the document). */
   handles(url: string): boolean;
   /** Loads the code of the routes this URL matches. */
@@ -38,10 +43,28 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
 
   const matchesOf = (url: string) => matchRoutes(routes, new URL(url, window.location.origin).pathname);
   const fresh = (entry: Entry | undefined): entry is Entry => entry !== undefined && Date.now() - entry.at < PREFETCH_STALE_MS;
+  const isThisPage = (url: string) => {
+    const target = new URL(url, window.location.href);
+    return target.pathname + target.search === window.location.pathname + window.location.search;
+  };
+
+  /**
+   * The routes whose loaders a navigation from this page to `url` runs: React Router keeps the
+   * data of a route matched with the same path on both pages, unless the query changes (its
+   * default shouldRevalidate). A layout's loader is not asked for again by every link.
+   */
+  function routesToLoad(url: string): string[] {
+    const target = new URL(url, window.location.href);
+    const current = target.search === window.location.search ? (matchRoutes(routes, window.location.pathname) ?? []) : [];
+    return (matchesOf(url) ?? [])
+      .filter((m) => loaderIds.has(m.route.id!))
+      .filter((m) => !current.some((c) => c.route.id === m.route.id && c.pathname === m.pathname && c.params['*'] === m.params['*']))
+      .map((m) => m.route.id!);
+  }
 
   function allowed(url: string): boolean {
     const target = new URL(url, window.location.href);
-    if (target.pathname + target.search === window.location.pathname + window.location.search) return false; // this page
+    if (isThisPage(url)) return false;
     const connection = (navigator as Navigator & { connection?: Connection }).connection;
     return target.origin === window.location.origin && connection?.saveData !== true && matchesOf(url) !== null;
   }
@@ -68,10 +91,12 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
   }
 
   function load(url: string): { entry: Entry; settled: Promise<unknown> } {
-    const routeIds = (matchesOf(url) ?? []).map((m) => m.route.id!).filter((id) => loaderIds.has(id));
+    const routeIds = routesToLoad(url);
     const code = loadCode(url);
     const fetched =
-      routeIds.length > 0 ? fetchRouteData(url, routeIds) : Promise.resolve({ data: {}, errors: null, done: Promise.resolve() });
+      routeIds.length > 0
+        ? fetchRouteData(url, routeIds, { headers: PREFETCH_HEADERS })
+        : Promise.resolve({ data: {}, errors: null, done: Promise.resolve() });
     const entry: Entry = { at: Date.now(), routeIds, result: fetched };
     fetched.catch(() => cache.get(url) === entry && cache.delete(url));
     // In flight until the code is loaded and the whole data response has been read.
@@ -116,12 +141,19 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
   }
 
   function take(url: string, routeIds: readonly string[]): Promise<RouteData> {
-    const entry = cached(url);
-    if (entry && routeIds.every((id) => entry.routeIds.includes(id))) return entry.result;
+    const entry = isThisPage(url) ? undefined : cached(url);
+    cache.delete(url); // one navigation uses a prefetch once
     const queued = queue.indexOf(url);
     if (queued !== -1) queue.splice(queued, 1);
-    return fetchRouteData(url, routeIds);
+    if (entry === undefined || !routeIds.every((id) => entry.routeIds.includes(id))) return fetchRouteData(url, routeIds);
+    // A prefetch that failed was logged as a prefetch's: the click asks again, and its failure is logged as any other.
+    return entry.result.then((result) => (result.errors === null ? result : fetchRouteData(url, routeIds)));
   }
 
-  return { prefetch, observe, take, handles: (url) => matchesOf(url) !== null, loadCode };
+  function forget(): void {
+    cache.clear();
+    queue.length = 0;
+  }
+
+  return { prefetch, observe, take, forget, handles: (url) => matchesOf(url) !== null, loadCode };
 }

@@ -28,12 +28,19 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
   if (buffered !== '') yield buffered;
 }
 
+/** Marks a prefetch: its failures are logged at warn and not reported (server/pages.ts). */
+export const PREFETCH_HEADERS = { Purpose: 'prefetch' };
+
 /**
  * Resolves with the head (data and failures by route id, or a redirect) as soon as it arrives;
- * `done` settles when the whole response has been read.
+ * `done` settles when the whole response has been read. `init` carries an action's method and body.
  */
-export async function fetchRouteData(pageUrl: string, routeIds: readonly string[]): Promise<RouteData & { done: Promise<void> }> {
-  const response = await fetch(dataUrl(pageUrl, routeIds), { headers: { Accept: 'application/x-ndjson' } });
+export async function fetchRouteData(
+  pageUrl: string,
+  routeIds: readonly string[],
+  init: RequestInit & { headers?: Record<string, string> } = {},
+): Promise<RouteData & { done: Promise<void> }> {
+  const response = await fetch(dataUrl(pageUrl, routeIds), { ...init, headers: { ...init.headers, Accept: 'application/x-ndjson' } });
   const type = response.headers.get('content-type') ?? '';
   if (!type.includes('ndjson')) {
     // The host failed around the loaders (a refused redirect, say) and logged it: its JSON
@@ -42,8 +49,14 @@ export async function fetchRouteData(pageUrl: string, routeIds: readonly string[
       ? ((await response.json().catch(() => null)) as { error?: { status?: unknown; digest?: unknown } } | null)
       : null;
     const { status, digest } = body?.error ?? {};
-    if (typeof status === 'number' && typeof digest === 'string' && routeIds.length > 0) {
-      return { data: {}, errors: { [routeIds.at(-1)!]: routeFailure(status, digest) }, done: Promise.resolve() };
+    // An action's refusal (a 403, 405 or 413) is shown as its status; the form's input stays.
+    const refusedAction = init.method !== undefined && typeof status === 'number' && status < 500;
+    if (typeof status === 'number' && (typeof digest === 'string' || refusedAction) && routeIds.length > 0) {
+      return {
+        data: {},
+        errors: { [routeIds.at(-1)!]: routeFailure(status, typeof digest === 'string' ? digest : undefined) },
+        done: Promise.resolve(),
+      };
     }
     throw new Error(`Loading the data of ${pageUrl} failed with status ${response.status}`);
   }

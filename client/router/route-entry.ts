@@ -1,8 +1,12 @@
 // The shape of the route table (client/routes.tsx): the one place a page is declared. Both sides
-// turn it into React Router's routes (./react-router-routes.ts): the server's loaders call the
-// `*.server.ts` modules (client/entry-server.tsx), the browser's ask the server (./navigation.ts).
+// turn it into React Router's routes (./react-router-routes.ts): the server's loaders and actions
+// call the `*.server.ts` modules (client/entry-server.tsx), the browser's ask the server (./navigation.ts).
 import type { ComponentType } from 'react';
 import type { Params } from 'react-router';
+import type { RequestContext } from '../../shared/page-seam.ts';
+import type { Transported } from './transported.ts';
+
+export type { RequestContext };
 
 /** A page or layout file: its component is the default export; it becomes its own chunk. */
 export interface PageModule {
@@ -11,15 +15,28 @@ export interface PageModule {
 
 export interface LoaderArgs {
   params: Params;
-  /** The incoming request: URL and headers (cookies included); never the body. */
+  /** The incoming request: URL and headers (cookies included); an action's also has the body. */
   request: Request;
   /** Fires when the client disconnects or the stream timeout passes: stop the work. */
   signal: AbortSignal;
+  /** What the host made for this request: the session and a logger carrying the request id. */
+  context: RequestContext;
 }
 
-/** A `*.server.ts` file: runs only on the server; the browser build never contains it. */
+/**
+ * An action's arguments: the request's body was read, capped and parsed by the host before the
+ * action runs (server/request-body.ts): `await request.formData()` or `await request.json()`.
+ */
+export type ActionArgs = LoaderArgs;
+
+/**
+ * A `*.server.ts` file: runs only on the server; the browser build never contains it. `loader`
+ * answers GET and HEAD; `action` answers POST, PUT, PATCH and DELETE. Either may return
+ * `data(value, { status, headers })` or `redirect(url, { headers })` from react-router.
+ */
 export interface ServerModule {
-  loader(args: LoaderArgs): unknown;
+  loader?(args: LoaderArgs): unknown;
+  action?(args: ActionArgs): unknown;
 }
 
 export interface RouteMeta {
@@ -38,9 +55,10 @@ export interface RouteEntry {
   /**
    * The page (or layout, rendering <Outlet/>), loaded lazily: one chunk per route. The build
    * tags it with its source path (`src`, vite.config.ts) so the server can preload its chunk.
+   * A route without a page is a resource route: its loader's or action's Response is the answer.
    */
-  page: (() => Promise<PageModule>) & { src?: string };
-  /** The server-only loader's module: `() => import('./pages/x.server.ts')`. */
+  page?: (() => Promise<PageModule>) & { src?: string };
+  /** The server-only module of its loader and action: `() => import('./pages/x.server.ts')`. */
   server?: () => Promise<ServerModule>;
   /** Title and meta; a function receives this route's loader data. */
   meta?: RouteMeta | ((data: never) => RouteMeta);
@@ -56,5 +74,11 @@ export function defineRoutes(routes: RouteEntry[]): RouteEntry[] {
   return routes;
 }
 
-/** A loader's data with its type, for `useLoaderData<LoaderData<typeof loader>>()`. */
-export type LoaderData<T extends (...args: never[]) => unknown> = Awaited<ReturnType<T>>;
+/**
+ * A loader's data as the page receives it, for `useLoaderData<LoaderData<typeof loader>>()`:
+ * what JSON carries (a `Date` arrives as a string; ./transported.ts). React Router's own
+ * `useLoaderData<typeof loader>()` assumes its turbo-stream transport, which the host does not use.
+ */
+export type LoaderData<T extends (...args: never[]) => unknown> = Transported<Awaited<ReturnType<T>>>;
+/** An action's data as the page receives it, for `useActionData<ActionData<typeof action>>()`. */
+export type ActionData<T extends (...args: never[]) => unknown> = Transported<Awaited<ReturnType<T>>>;

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { createSession } from 'react-router';
 import { assetsFromManifest, chunksFromManifest } from '../../server/frontend.ts';
 import type { Renderer } from '../../shared/page-seam.ts';
 
@@ -15,6 +16,9 @@ const CLIENT_DIR = process.env.CLIENT_DIR ?? join(import.meta.dirname, '../../di
 const { match } = (await import(pathToFileURL(join(CLIENT_DIR, '../server/renderer.js')).href)) as Renderer;
 const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, '.vite/manifest.json'), 'utf8')) as Parameters<typeof assetsFromManifest>[0];
 const assets = assetsFromManifest(manifest);
+
+/** No session and no logger: the floor carries none of the host's per-request work. */
+const FLOOR_CONTEXT = { session: createSession(), log: console };
 
 const MINIMAL_500 = '<!DOCTYPE html><html lang="en"><title>500</title><h1>Internal Server Error</h1></html>';
 const MINIMAL_404 = '<!DOCTYPE html><html lang="en"><title>404</title><h1>Not Found</h1></html>';
@@ -33,6 +37,7 @@ function page(path: (url: URL) => string): RequestHandler {
         method: 'GET',
         headers: {},
         body: null,
+        context: FLOOR_CONTEXT,
         signal,
         renderSignal: signal,
         waitForAll: false,

@@ -1,0 +1,26 @@
+// Which route of a URL's matches a request is for, and which methods it answers: a write goes to
+// the deepest route with a path (an index route's own only with `?index`), React Router's rule
+// for forms (its getTargetMatch), so a plain HTML form and <Form> post to the same action.
+import type { RouteMatch } from 'react-router';
+import { ACTION_METHODS } from '../../shared/page-seam.ts';
+import type { RouteHandle } from './HostRoot.tsx';
+
+const READ_METHODS = ['GET', 'HEAD'];
+
+export function handleOf(match: RouteMatch): RouteHandle {
+  return (match.route.handle as RouteHandle | undefined) ?? { resource: false };
+}
+
+export function targetOf<M extends RouteMatch>(matches: readonly M[], url: URL): M {
+  const leaf = matches.at(-1)!;
+  if (leaf.route.index && url.searchParams.getAll('index').includes('')) return leaf;
+  // React Router's getPathContributingMatches: the root, and routes with a path of their own.
+  return matches.filter((m, i) => i === 0 || (m.route.path !== undefined && m.route.path.length > 0)).at(-1)!;
+}
+
+/** GET and HEAD for a page (or a resource route with a loader), the write methods with an action. */
+export async function methodsOf(target: RouteHandle): Promise<readonly string[]> {
+  const module = await target.server?.();
+  const reads = !target.resource || module?.loader !== undefined ? READ_METHODS : [];
+  return module?.action !== undefined ? [...reads, ...ACTION_METHODS] : reads;
+}

@@ -1,0 +1,107 @@
+// How the server's React Router routes call a route's `*.server.ts` module (./route-entry.ts):
+// the loader or action gets the request, its params, the host's context and the deadline's
+// signal; the headers it sets (on `data()`, on a Response, on a redirect) are collected for the
+// response, since React Router keeps only `Location` of an action's redirect.
+import { data, type ActionFunction, type LoaderFunction } from 'react-router';
+import type { PageRequest, RequestContext } from '../../shared/page-seam.ts';
+import { handleDeferred } from './deferred-server.tsx';
+import type { LoaderFor } from './react-router-routes.ts';
+import type { ServerModule } from './route-entry.ts';
+
+/** What the static handler passes every loader and action (`requestContext`). */
+export interface CallContext {
+  signal: AbortSignal;
+  context: RequestContext;
+  /** The headers the route modules set, for the response. */
+  headers: Headers;
+}
+
+export function callContext(request: PageRequest): CallContext {
+  return { signal: request.signal, context: request.context, headers: new Headers() };
+}
+
+/** The response's own: a route module does not set these. */
+const HOST_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'location', 'set-cookie']);
+
+/** Keeps the headers of what a loader or action returned or threw: every cookie, the last of any other. */
+function collectHeaders(into: Headers, value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  const init = value as { type?: unknown; init?: ResponseInit | null };
+  const headers = value instanceof Response ? value.headers : init.type === 'DataWithResponseInit' ? new Headers(init.init?.headers) : null;
+  if (headers === null) return;
+  for (const [name, header] of headers) if (!HOST_HEADERS.has(name)) into.set(name, header);
+  for (const cookie of headers.getSetCookie()) into.append('set-cookie', cookie);
+}
+
+function call(name: keyof ServerModule, load: () => Promise<ServerModule>) {
+  return async ({ params, request, context }: Parameters<LoaderFunction>[0]) => {
+    const calls = context as unknown as CallContext;
+    const handler = (await load())[name];
+    // A module with only an action has no data for its page; one without an action takes no writes.
+    if (handler === undefined) {
+      if (name === 'loader') return null;
+      throw data(null, { status: 405 });
+    }
+    try {
+      const result = await handler({ params, request, signal: calls.signal, context: calls.context });
+      collectHeaders(calls.headers, result);
+      handleDeferred(result);
+      return result;
+    } catch (thrown) {
+      collectHeaders(calls.headers, thrown);
+      throw thrown;
+    }
+  };
+}
+
+export const serverLoader: LoaderFor = (entry) => call('loader', entry.server) satisfies LoaderFunction;
+export const serverAction: LoaderFor = (entry) => call('action', entry.server) satisfies ActionFunction;
+
+/** The request as loaders and actions see it: URL, method, headers and the parsed body; its signal goes apart (page-seam.ts). */
+export function fetchRequest(request: PageRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const init: RequestInit = { method: request.method, headers };
+  if (request.body !== null) {
+    // The body was parsed already: it goes again in a form the Request encodes itself.
+    headers.delete('content-type');
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    init.body = 'form' in request.body ? request.body.form : JSON.stringify(request.body.json);
+    if ('json' in request.body) headers.set('content-type', 'application/json');
+  }
+  return new Request(request.url, init);
+}
+
+/**
+ * The loader phase, until the host's render signal fires (shared/page-seam.ts): a loader that
+ * ignores its own signal cannot hold the request, and nothing after it runs once the host has
+ * answered without it.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** A loader's or action's Response: only redirects have a meaning for a page. */
+export function redirectOf(response: Response, headers: Headers) {
+  const location = response.headers.get('Location');
+  if (response.status < 300 || response.status >= 400 || location === null) {
+    throw new Error(`A route returned a ${response.status} response that is not a redirect`);
+  }
+  return { type: 'redirect' as const, status: response.status, location, headers };
+}
+
+/** A resource route's answer: its Response, or its data as JSON (with `data()`'s status and headers). */
+export function asResponse(value: unknown): Response {
+  if (value instanceof Response) return value;
+  const init = value as { type?: unknown; data?: unknown; init?: ResponseInit | null } | null;
+  if (init?.type === 'DataWithResponseInit') return Response.json(init.data ?? null, init.init ?? undefined);
+  return Response.json(value ?? null);
+}
