@@ -67,7 +67,7 @@ const router = createBrowserRouter(routes, {
     actionData: config.router.actionData,
     errors: config.router.errors,
   },
-  dataStrategy: createDataStrategy(prefetcher, loaderIds),
+  dataStrategy: createDataStrategy(prefetcher, loaderIds, () => router.state.revalidation === 'loading'),
 });
 
 /** Marks the document once React has hydrated it (an effect runs only after hydration). */

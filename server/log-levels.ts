@@ -13,6 +13,8 @@ export const LINE_LEVEL = {
   failure: 'error',
   /** A browser's report of a failure, and a failure to report one to Sentry: worth a look, no outage. */
   report: 'warn',
+  /** A prefetch's failure: nobody has seen it yet; the click that follows logs it as a failure. */
+  prefetchFailure: 'warn',
   /** Refused requests (429), summarised per client key per window. */
   refusals: 'info',
   /** A fault outside any request: the process exits after this line. */

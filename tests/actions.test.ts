@@ -96,3 +96,23 @@ describe('resource routes', () => {
     expect(post.body).toMatchObject({ error: { status: 405 } });
   });
 });
+
+describe('prefetches', () => {
+  it('a prefetch whose loader fails is one line at warn, not reported; the request that follows is a failure as usual', async () => {
+    const reports: unknown[] = [];
+    const { app, logs } = createTestApp({}, { telemetry: { report: (report) => reports.push(report), traceMeta: () => undefined } });
+    const path = '/_data/_diag/loader-error?_routes=diag-loader-error';
+    for (const marker of [{ Purpose: 'prefetch' }, { 'Sec-Purpose': 'prefetch;prerender' }]) {
+      const res = await request(app).get(path).set(DIAG).set(marker).expect(500);
+      const id = String(res.headers['x-request-id']);
+      expect(logs.failures(id)).toEqual([]);
+      const [line, ...more] = logs.forRequest(id).filter((entry) => entry.digest !== undefined && entry.msg !== logs.access(id)?.msg);
+      expect(more).toEqual([]);
+      expect(line).toMatchObject({ level: 40, prefetch: true, status: 500, route: 'data:diag-loader-error' });
+    }
+    expect(reports).toEqual([]);
+    const clicked = await request(app).get(path).set(DIAG).expect(500);
+    expect(logs.failures(String(clicked.headers['x-request-id']))).toHaveLength(1);
+    expect(reports).toHaveLength(1);
+  });
+});

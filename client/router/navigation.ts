@@ -55,7 +55,12 @@ async function submit(request: Request, pageUrl: string, routeIds: readonly stri
   }
 }
 
-export function createDataStrategy(prefetcher: Prefetcher, serverRouteIds: ReadonlySet<string>): DataStrategyFunction {
+/** `revalidating`: whether the router is revalidating (its state's `revalidation`), which never reads a prefetch. */
+export function createDataStrategy(
+  prefetcher: Prefetcher,
+  serverRouteIds: ReadonlySet<string>,
+  revalidating: () => boolean,
+): DataStrategyFunction {
   return ({ request, matches }) => {
     const { signal } = request;
     const url = new URL(request.url);
@@ -72,7 +77,7 @@ export function createDataStrategy(prefetcher: Prefetcher, serverRouteIds: Reado
         ? undefined
         : mutation
           ? submit(request, pageUrl, routeIds)
-          : prefetcher.take(pageUrl, routeIds).catch(() => loadDocument(url.href, signal));
+          : prefetcher.take(pageUrl, routeIds, revalidating()).catch(() => loadDocument(url.href, signal));
     const results = Promise.all(
       toLoad.map(async (m): Promise<[string, DataStrategyResult]> => {
         const result = await m.resolve(async () => {

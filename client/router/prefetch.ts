@@ -25,9 +25,9 @@ export interface Prefetcher {
   observe(element: Element, url: string): () => void;
   /**
    * For a navigation: a fresh prefetched result, or a fetch that starts now, ahead of the queue.
-   * A revalidation (of this very page) and a prefetch that failed always fetch again.
+   * A revalidation (`revalidate()`) and a prefetch that failed always fetch again.
    */
-  take(url: string, routeIds: readonly string[]): Promise<RouteData>;
+  take(url: string, routeIds: readonly string[], revalidation: boolean): Promise<RouteData>;
   /** Drops every prefetched result: after a write, any of them may be stale. */
   forget(): void;
   /** Whether the route table has a page at this URL (else the browser loads the document). */
@@ -140,9 +140,8 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
     return () => observer?.unobserve(element);
   }
 
-  function take(url: string, routeIds: readonly string[]): Promise<RouteData> {
-    const entry = isThisPage(url) ? undefined : cached(url);
-    cache.delete(url); // one navigation uses a prefetch once
+  function take(url: string, routeIds: readonly string[], revalidation: boolean): Promise<RouteData> {
+    const entry = revalidation ? undefined : cached(url);
     const queued = queue.indexOf(url);
     if (queued !== -1) queue.splice(queued, 1);
     if (entry === undefined || !routeIds.every((id) => entry.routeIds.includes(id))) return fetchRouteData(url, routeIds);

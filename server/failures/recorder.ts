@@ -121,10 +121,15 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       if (isInstance(error, Error)) res.err ??= error;
 
       const where = { ...failure, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
+      // A prefetch's failure (server/pages.ts) is one line at warn and no report: any client can
+      // mark a request so, which lowers the level and hides nothing.
+      const prefetch = res.locals.prefetch === true;
       if (status >= 500) {
+        const level = prefetch ? LINE_LEVEL.prefetchFailure : LINE_LEVEL.failure;
         // At LOG_LEVEL=fatal the line is not written: then nothing of it is built either.
-        if (deps.logger.isLevelEnabled(LINE_LEVEL.failure)) {
-          deps.logger[LINE_LEVEL.failure]({ ...where, headersSent: res.headersSent, error: serializeError(error) }, FAILURE_MESSAGE);
+        if (deps.logger.isLevelEnabled(level)) {
+          const fields = { ...where, headersSent: res.headersSent, ...(prefetch && { prefetch }), error: serializeError(error) };
+          deps.logger[level](fields, FAILURE_MESSAGE);
         }
       } else {
         // An expected 4xx is fully described by its status and reason: both go on the request's
@@ -132,7 +137,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
         res.locals.rejection ??= isHostError(error) ? error.message : serializeError(error).message;
       }
       deps.metrics?.failure(kind, status);
-      if (failure.digest !== undefined) report(deps, { ...where, error, digest: failure.digest });
+      if (failure.digest !== undefined && !prefetch) report(deps, { ...where, error, digest: failure.digest });
       return failure;
     },
   };

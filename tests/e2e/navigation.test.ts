@@ -73,4 +73,17 @@ describe('client navigation in a real browser', () => {
     expect(nav.counting.stats.maxInFlight).toBe(MAX_PREFETCHES_IN_FLIGHT);
     await close();
   });
+
+  it('a prefetch asks only for the loaders its navigation runs: the layout’s data is not fetched again per link', async () => {
+    const { page, requests, close } = await nav.hydrated('/guide/streaming');
+    await vi.waitFor(() => expect(dataFetches(requests, '/guide/failures')).toHaveLength(1));
+    await vi.waitFor(() => expect(dataFetches(requests).filter((r) => new URL(r.url()).pathname === '/_data/')).toHaveLength(1));
+    const asked = dataFetches(requests).map((r) => new URL(r.url()).searchParams.get('_routes'));
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    expect(asked.every((ids) => ids !== null && !ids.split(',').includes('site'))).toBe(true);
+    await page.getByRole('link', { name: 'Failures' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Failures' }).waitFor();
+    expect(dataFetches(requests, '/guide/failures')).toHaveLength(1);
+    await close();
+  });
 });

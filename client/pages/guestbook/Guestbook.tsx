@@ -1,4 +1,4 @@
-import { Form, useActionData, useFetcher, useLoaderData, useNavigation } from 'react-router';
+import { Form, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from 'react-router';
 import type { ActionData, LoaderData } from '../../router/route-entry.ts';
 import type { action, loader } from './guestbook.server.ts';
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
@@ -27,6 +27,7 @@ export default function Guestbook() {
   const navigation = useNavigation();
   const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') !== 'delete';
   const invalid = result !== undefined && 'errors' in result ? result : undefined;
+  const revalidator = useRevalidator();
   return (
     <>
       <h1>Guestbook</h1>
@@ -66,7 +67,18 @@ export default function Guestbook() {
           {submitting ? 'Signing…' : 'Sign the guestbook'}
         </button>
       </Form>
-      <h2>{entries.length === 0 ? 'No entries yet' : `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`}</h2>
+      <div className="guestbook-heading">
+        <h2>{entries.length === 0 ? 'No entries yet' : `${entries.length} ${entries.length === 1 ? 'entry' : 'entries'}`}</h2>
+        {/* Others sign too: the list is loaded again, never from a prefetch. */}
+        <button
+          type="button"
+          onClick={() => void revalidator.revalidate()}
+          disabled={revalidator.state === 'loading'}
+          data-testid="refresh"
+        >
+          {revalidator.state === 'loading' ? 'Refreshing…' : 'Refresh'}
+        </button>
+      </div>
       <ul className="guestbook-entries" data-testid="entries">
         {entries.map((entry) => (
           <li key={entry.id}>
