@@ -27,6 +27,13 @@ export const routes = defineRoutes([
         boundary: true,
       },
       {
+        id: 'about',
+        path: 'about',
+        page: () => import('./pages/About.tsx'),
+        server: () => import('./pages/about.server.ts'),
+        meta: { title: 'About' },
+      },
+      {
         id: 'guestbook',
         path: 'guestbook',
         page: () => import('./pages/guestbook/Guestbook.tsx'),
