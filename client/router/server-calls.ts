@@ -2,7 +2,7 @@
 // the loader or action gets the request, its params, the host's context and the deadline's
 // signal; the headers it sets (on `data()`, on a Response, on a redirect) are collected for the
 // response, since React Router keeps only `Location` of an action's redirect.
-import { data, type ActionFunction, type LoaderFunction } from 'react-router';
+import { data, UNSAFE_ErrorResponseImpl as ErrorResponse, type ActionFunction, type LoaderFunction } from 'react-router';
 import type { PageRequest, RequestContext } from '../../shared/page-seam.ts';
 import { handleDeferred } from './deferred-server.tsx';
 import type { LoaderFor } from './react-router-routes.ts';
@@ -33,6 +33,17 @@ function collectHeaders(into: Headers, value: unknown): void {
   for (const cookie of headers.getSetCookie()) into.append('set-cookie', cookie);
 }
 
+/**
+ * A thrown `data(value, { status })` (what notFound() throws) as the error React Router makes of
+ * it for a page; for a resource route it would make a Response of it instead, and the host's
+ * JSON error (with its 404 text) would be lost.
+ */
+function asErrorResponse(thrown: unknown): unknown {
+  const init = thrown as { type?: unknown; data?: unknown; init?: ResponseInit | null } | null;
+  if (init?.type !== 'DataWithResponseInit' || (init.init?.status ?? 0) < 400) return thrown;
+  return new ErrorResponse(init.init!.status!, init.init?.statusText, init.data);
+}
+
 function call(name: keyof ServerModule, load: () => Promise<ServerModule>) {
   return async ({ params, request, context }: Parameters<LoaderFunction>[0]) => {
     const calls = context as unknown as CallContext;
@@ -49,7 +60,7 @@ function call(name: keyof ServerModule, load: () => Promise<ServerModule>) {
       return result;
     } catch (thrown) {
       collectHeaders(calls.headers, thrown);
-      throw thrown;
+      throw asErrorResponse(thrown);
     }
   };
 }

@@ -1,0 +1,110 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createRenderer } from '../client/entry-server.tsx';
+import { routes } from '../client/routes.tsx';
+import { pageDigest } from '../tools/harness/digests.ts';
+import { writes } from './fixtures/fixture-route.ts';
+import { createTestApp } from './support/test-app.ts';
+
+// What loaders and actions answer, over HTTP: headers, cookies, redirects, statuses, sessions.
+
+const app = () => createTestApp({}, {}, createRenderer([...routes, ...writes]));
+const FORM = 'application/x-www-form-urlencoded';
+const cookies = (res: request.Response) => (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
+
+describe('headers and cookies from loaders and actions', () => {
+  it('a loader’s redirect keeps every Set-Cookie and its own headers, on the page and in navigation data', async () => {
+    const { app: host } = app();
+    const page = await request(host).get('/writes?do=redirect-with-cookies').expect(302);
+    expect(page.headers.location).toBe('/fixture/after');
+    expect(cookies(page)).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+    expect(page.headers['x-route']).toBe('writes');
+    const nav = await request(host).get('/_data/writes?do=redirect-with-cookies&_routes=writes').expect(200);
+    expect(nav.text).toBe('{"redirect":"/fixture/after"}\n');
+    expect(cookies(nav)).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+  });
+
+  it('an action’s redirect is a 303 for a document post, with its cookies', async () => {
+    const { app: host } = app();
+    const res = await request(host).post('/writes?do=redirect-with-cookies').type(FORM).send('x=1').expect(303);
+    expect(res.headers.location).toBe('/fixture/after');
+    expect(cookies(res)).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+  });
+
+  it('data() headers go on the answer, every cookie kept, but a route cannot change the framing headers', async () => {
+    const { app: host } = app();
+    const res = await request(host).post('/_data/writes?do=headers&_routes=writes').type(FORM).send('x=1').expect(200);
+    expect(cookies(res)).toEqual(['c=3; Path=/', 'd=4; Path=/']);
+    expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    // A document post runs the action, then the loaders: here both set the same two cookies.
+    const page = await request(host).post('/writes?do=headers').type(FORM).send('x=1').expect(200);
+    expect(cookies(page)).toEqual(['c=3; Path=/', 'd=4; Path=/', 'c=3; Path=/', 'd=4; Path=/']);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('an action’s redirect to another origin is refused: one failure with one digest, the action’s data never sent', async () => {
+    const { app: host, logs } = app();
+    const res = await request(host).post('/writes?do=redirect-elsewhere').type(FORM).send('x=1').expect(500);
+    expect(res.headers.location).toBeUndefined();
+    expect(logs.failures()).toHaveLength(1);
+    expect(logs.failures()[0]).toMatchObject({ digest: pageDigest(res.text), error: { type: 'CrossOriginRedirectError' } });
+  });
+
+  it('a thrown 4xx keeps its status and is no failure; a notFound() is a 404', async () => {
+    const { app: host, logs } = app();
+    const bad = await request(host).post('/writes?do=bad-request').type(FORM).send('x=1').expect(400);
+    expect(bad.text).toContain('The request could not be completed.');
+    await request(host).post('/writes?do=not-found').type(FORM).send('x=1').expect(404);
+    const api = await request(host).post('/_data/writes?do=bad-request&_routes=writes').type(FORM).send('x=1').expect(400);
+    expect(api.text).toContain('"status":400');
+    expect(logs.failureCount()).toBe(0);
+  });
+
+  it('an action reads a JSON body as JSON', async () => {
+    const { app: host } = app();
+    const json = await request(host)
+      .post('/_data/writes?_routes=writes')
+      .send({ note: 'hi', n: [1, 2] })
+      .expect(200);
+    expect(JSON.parse(json.text.split('\n')[0]!)).toEqual({ data: { writes: { body: { note: 'hi', n: [1, 2] } } }, errors: null });
+  });
+
+  it('a navigation names one action: another route, or several, is a 400', async () => {
+    const { app: host } = app();
+    await request(host).post('/_data/writes?_routes=writes,site').type(FORM).send('x=1').expect(400);
+    await request(host).post('/_data/guestbook?_routes=site').type(FORM).send('x=1').expect(400);
+  });
+});
+
+describe('sessions', () => {
+  it('the session round-trips through its signed cookie; a tampered or garbled one is a new session, never a 500', async () => {
+    const { app: host, logs } = app();
+    const first = await request(host).get('/writes').expect(200);
+    expect(first.text).toContain('&quot;visits&quot;:1');
+    const cookie = cookies(first)[0]!.split(';')[0]!;
+    const second = await request(host).get('/writes').set('Cookie', cookie).expect(200);
+    expect(second.text).toContain('&quot;visits&quot;:2');
+    const [name, value] = cookie.split('=') as [string, string];
+    for (const forged of [
+      `${name}=${value.replace(/^./, 'A')}`,
+      `${name}=%%%`,
+      `${name}=${'x'.repeat(4000)}`,
+      `${name}=e30%3D.`,
+      `${name}=`,
+    ]) {
+      const res = await request(host).get('/writes').set('Cookie', forged).expect(200);
+      expect(res.text).toContain('&quot;visits&quot;:1');
+    }
+    expect(logs.failureCount()).toBe(0);
+  });
+});
+
+describe('resource routes', () => {
+  it('answer any value as JSON, HEAD without a body, and failures as the JSON error', async () => {
+    const { app: host } = app();
+    const res = await request(host).post('/api/writes').send({ a: 1 }).expect(200).expect('Content-Type', /json/);
+    expect(res.body).toEqual({ body: { a: 1 } });
+    const missing = await request(host).post('/api/writes?do=not-found').send({ a: 1 }).expect(404).expect('Content-Type', /json/);
+    expect(missing.body).toMatchObject({ error: { status: 404 } });
+  });
+});
