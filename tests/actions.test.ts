@@ -57,8 +57,9 @@ describe('actions and forms without JavaScript', () => {
     expect(options.headers.allow).toBe('GET, HEAD, POST, PUT, PATCH, DELETE');
   });
 
-  it('an action that throws is one failure: 500, the digest in the route boundary and on one line', async () => {
-    const { app, logs } = createTestApp();
+  it('an action that throws is one failure: 500, the digest in the route boundary, on one line and in one report', async () => {
+    const reports: { digest: string }[] = [];
+    const { app, logs } = createTestApp({}, { telemetry: { report: (report) => reports.push(report), traceMeta: () => undefined } });
     const res = await request(app).post('/_diag/action-error').set(DIAG).type(FORM).send('').expect(500);
     const digest = pageDigest(res.text);
     // The route's boundary shows it: the diagnostics layout above it stays.
@@ -67,6 +68,7 @@ describe('actions and forms without JavaScript', () => {
     expect(logs.failures()).toHaveLength(1);
     expect(logs.failures()[0]).toMatchObject({ digest, status: 500, route: 'page:diag-action-error' });
     expect(logs.failures()[0]!.error).toMatchObject({ message: 'Diagnostic action error: the action threw' });
+    expect(reports.map((report) => report.digest)).toEqual([digest]);
   });
 
   it('the diagnostic action does not exist without the token', async () => {
