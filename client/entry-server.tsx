@@ -3,8 +3,7 @@
 // navigation. It knows nothing of Express; server/pages.ts does (docs/architecture.md).
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, matchRoutes, StaticRouterProvider, type StaticHandlerContext } from 'react-router';
-import { boundedMemo } from '../shared/bounded-memo.ts';
+import { createStaticRouter, StaticRouterProvider, type StaticHandler, type StaticHandlerContext } from 'react-router';
 import { Document } from '../shared/Document.tsx';
 import { ErrorPage } from '../shared/ErrorPage.tsx';
 import ERROR_PAGE_CSS from '../shared/error-page.css?raw';
@@ -29,6 +28,7 @@ import type { RouteHandle } from './router/HostRoot.tsx';
 import { isNotFound, routeFailure, type RouteFailure } from './router/route-failure.ts';
 import type { RouteEntry } from './router/route-entry.ts';
 import { HOST_ROUTE_ID, toRouterRoutes } from './router/react-router-routes.ts';
+import { createBranchHandlers } from './router/branch-handlers.ts';
 import { handleOf, methodsOf, targetOf } from './router/route-methods.ts';
 import { asTransported } from './router/transport.ts';
 import { asResponse, callContext, fetchRequest, redirectOf, serverAction, serverLoader, untilAborted } from './router/server-calls.ts';
@@ -56,16 +56,11 @@ function scriptNonce(nonce: StreamOptions['nonce']): string | undefined {
   return typeof nonce === 'string' ? nonce : nonce?.script;
 }
 
-/** Paths whose matches are remembered; cleared when full, so memory stays bounded. */
-const MAX_REMEMBERED_PATHS = 1_000;
-
 /** A renderer for a route table: the app's own, or a test's. */
 export function createRenderer(entries: RouteEntry[]): Renderer {
   const routes = toRouterRoutes(entries, { loader: serverLoader, action: serverAction, resources: true });
-  const handler = createStaticHandler(routes);
-  // matchRoutes flattens, ranks and compiles the whole table on every call (a fifth of a 404's
-  // CPU time in a profile); the table is fixed, so each path's matches are remembered.
-  const matchesOf = boundedMemo((pathname: string) => matchRoutes(handler.dataRoutes, pathname), MAX_REMEMBERED_PATHS);
+  // Matched once against the whole table; each request's handler knows only the routes it matched.
+  const { match: matchesOf, handlerFor } = createBranchHandlers(routes);
   type Matches = NonNullable<ReturnType<typeof matchesOf>>;
 
   /** The routes a URL matches, or none when they are diagnostic and the request has no token. */
@@ -86,6 +81,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
 
   /** `serialized` is the loader data the browser gets: pending values as markers. */
   function renderDocument(
+    handler: StaticHandler,
     request: PageRequest,
     staticContext: StaticHandlerContext,
     serialized: { data: Record<string, unknown>; pending: PendingValue[] },
@@ -125,6 +121,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   }
 
   async function document(matches: Matches, request: PageRequest, onError: OnError): Promise<PageResponse> {
+    const handler = handlerFor(matches);
     const calls = callContext(request);
     const { headers } = calls;
     // A mutation runs the target route's action first, then every loader (revalidation).
@@ -149,7 +146,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     };
     const first = {
       status: statusOf(errors, result.statusCode),
-      start: (options: StreamOptions) => renderDocument(request, staticContext, serialized, options),
+      start: (options: StreamOptions) => renderDocument(handler, request, staticContext, serialized, options),
     };
     // A render failure cannot be placed exactly; like React Router's framework mode, the leaf's nearest boundary shows it.
     const boundary = [...matches].reverse().find((m) => m.route.ErrorBoundary !== undefined && m.route.id !== HOST_ROUTE_ID);
@@ -163,7 +160,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
             statusCode: failure.status,
             errors: { [boundary.route.id]: routeFailure(failure.status, failure.digest) },
           };
-          return renderDocument(request, failed, { data: serialized.data, pending: [] }, options);
+          return renderDocument(handler, request, failed, { data: serialized.data, pending: [] }, options);
         },
       }));
     return { ...(await streamDocument(request, onError, first, retry)), headers };
@@ -178,7 +175,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const wanted = new Set(routeIds);
     const calls = callContext(request);
     const { headers } = calls;
-    const query = handler.query(fetchRequest(request), {
+    const query = handlerFor(matches).query(fetchRequest(request), {
       requestContext: calls,
       filterMatchesToLoad: (m) => wanted.has(m.route.id),
       // The browser's router bubbles each failure to its boundary itself, and asks for the
@@ -200,7 +197,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   async function resource(matches: Matches, request: PageRequest, onError: OnError): Promise<PageResponse> {
     const calls = callContext(request);
     const { headers } = calls;
-    const query = handler.queryRoute(fetchRequest(request), { routeId: matches.at(-1)!.route.id, requestContext: calls });
+    const query = handlerFor(matches).queryRoute(fetchRequest(request), { routeId: matches.at(-1)!.route.id, requestContext: calls });
     const outcome = await untilAborted(
       query.then(
         (value: unknown) => ({ value }),
