@@ -27,7 +27,8 @@ const STAMP = 'dist/.built-for-tests';
 function newestMtime(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+  // A folder's own time changes when a file in it is removed or renamed.
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
 }
 
 /**
