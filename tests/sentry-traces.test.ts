@@ -55,31 +55,6 @@ describe('incoming trace decisions', () => {
   });
 });
 
-describe('the tunnel is not traced', () => {
-  const sentry = new FakeSentry();
-  let server: RunningServer;
-  beforeAll(async () => {
-    await sentry.start();
-    server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0' }, WITH_SENTRY);
-  });
-  afterAll(async () => {
-    await server?.stop('SIGKILL');
-    await sentry.stop();
-  });
-
-  it('forwards an envelope without sending a span for it, while pages are traced', async () => {
-    const envelope = `${JSON.stringify({ dsn: sentry.dsn })}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify({ message: 'from-browser' })}\n`;
-    const forwarded = await fetch(`${server.url}/monitoring`, { method: 'POST', body: envelope });
-    expect(forwarded.status).toBe(200);
-    // A page request afterwards is traced; once its trace has arrived, the tunnel's would have too.
-    const page = await fetchOnce(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
-    const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})/.exec(page.body)?.[1];
-    await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
-    const serverTelemetry = sentry.envelopes.filter((e) => !e.raw.includes('from-browser')).map((e) => e.raw.toString('utf8'));
-    expect(serverTelemetry.join('\n')).not.toMatch(/\/monitoring|\/api\/1\/envelope/);
-  });
-});
-
 describe('Sentry flushes before exit', () => {
   const sentry = new FakeSentry();
   let server: RunningServer | undefined;

@@ -114,6 +114,20 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
   });
+
+  // The tunnel relays what the browser sends (tests/tunnel.test.ts); it is never traced itself.
+  // Last here: the envelope it forwards is a browser's, which the tests above do not expect.
+  it('forwards an envelope without sending a span for it, while pages are traced', async () => {
+    const envelope = `${JSON.stringify({ dsn: sentry.dsn })}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify({ message: 'from-browser' })}\n`;
+    const forwarded = await fetch(`${server.url}/monitoring`, { method: 'POST', body: envelope });
+    expect(forwarded.status).toBe(200);
+    // A page request afterwards is traced; once its trace has arrived, the tunnel's would have too.
+    const page = await fetchOnce(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
+    const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})/.exec(page.body)?.[1];
+    await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
+    const serverTelemetry = sentry.envelopes.filter((e) => !e.raw.includes('from-browser')).map((e) => e.raw.toString('utf8'));
+    expect(serverTelemetry.join('\n')).not.toMatch(/\/monitoring|\/api\/1\/envelope/);
+  });
 });
 
 describe('without SENTRY_DSN', () => {

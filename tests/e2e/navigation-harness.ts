@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser, openPage } from '../support/browser.ts';
+import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
 import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
 
 /** Counts the navigation-data requests the server is answering at once. */
@@ -54,7 +54,7 @@ async function hydrate(suite: NavigationSuite, path: string, viewport = { width:
   return { ...opened, requests };
 }
 
-/** Call inside a describe: starts the app and a browser before its tests, stops them after. */
+/** Call inside a describe: starts the app before its tests and stops it after; the browser is the worker's. */
 export function navigationSuite(): NavigationSuite {
   const suite = {
     hydrated: (...args: [string, ({ width: number; height: number } | undefined)?, boolean?]) => hydrate(suite, ...args),
@@ -64,10 +64,10 @@ export function navigationSuite(): NavigationSuite {
     suite.counting = countingServer(suite.host);
     await new Promise<void>((resolve) => suite.counting.server.listen(0, '127.0.0.1', resolve));
     suite.origin = `http://localhost:${(suite.counting.server.address() as AddressInfo).port}`;
-    suite.browser = await launchBrowser();
+    suite.browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await suite.browser?.close();
+    await closeContexts(suite.browser);
     suite.counting.server.closeAllConnections();
     await new Promise((resolve) => suite.counting.server.close(resolve));
   });

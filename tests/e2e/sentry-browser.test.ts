@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../support/browser.ts';
+import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
 import { FakeSentry, WITH_SENTRY } from '../support/fake-sentry.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { DIAG, DIAG_TOKEN } from '../support/test-app.ts';
@@ -14,10 +14,10 @@ describe('Sentry in a real browser', () => {
     await sentry.start();
     server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN }, WITH_SENTRY);
     origin = server.url.replace('127.0.0.1', 'localhost');
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeContexts(browser);
     await server?.stop('SIGKILL');
     await sentry.stop();
   });

@@ -24,6 +24,32 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One Chromium per test worker, launched on first use and kept for the worker's next files
+ * (vitest.config.ts: `isolate: false`): a launch costs about 1.5 s of CPU, and the suite's
+ * browser files used to launch five. Tests share nothing through it: each opens its own
+ * context, a profile of its own (cookies, storage, cache). Playwright kills the browsers it
+ * launched when this process exits, on 'exit', SIGINT, SIGTERM and SIGHUP alike.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  if (shared === undefined) {
+    const launching = launchBrowser();
+    const forget = () => {
+      if (shared === launching) shared = undefined;
+    };
+    shared = launching;
+    launching.then((browser) => browser.on('disconnected', forget), forget);
+  }
+  return shared;
+}
+
+/** A file's tests leave nothing open in the shared browser for the next file. */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
+}
+
 export interface ConsoleEntry {
   type: string;
   text: string;
@@ -51,16 +77,16 @@ export interface BrowserSuite {
   browser: Browser;
 }
 
-/** Call inside a describe: the app on a real server and a Chromium for its tests, both closed after. */
+/** Call inside a describe: the app on a real server, closed after, and the worker's Chromium for its tests. */
 export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
   const suite = {} as BrowserSuite;
   beforeAll(async () => {
     suite.host = createTestApp(env);
     suite.origin = (await suite.host.listen()).replace('127.0.0.1', 'localhost');
-    suite.browser = await launchBrowser();
+    suite.browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await suite.browser?.close();
+    await closeContexts(suite.browser);
     await suite.host?.close();
   });
   return suite;
