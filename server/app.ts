@@ -20,6 +20,7 @@ import { createPageHandlers, DATA_PATH } from './pages.ts';
 import { createRefusalSummary, type RefusalSummary } from './refusal-summary.ts';
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
 import { normalizeTarget, rejectMalformedTarget } from './request-target.ts';
+import { refuseCrossSiteWrites } from './cross-site-writes.ts';
 import { resolveOrigin } from './request-origin.ts';
 import { createSessions, type Sessions } from './session.ts';
 
@@ -69,7 +70,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     failures,
     frontend: deps.frontend,
     logger: deps.logger,
-    sessions: deps.sessions ?? createSessions(),
+    sessions: deps.sessions ?? createSessions(config),
     traceMeta: deps.telemetry?.traceMeta,
   });
   const app = express();
@@ -97,6 +98,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(rejectMalformedTarget);
   app.use(rejectMalformedPath);
   app.use(resolveOrigin(config));
+  app.use(refuseCrossSiteWrites(config));
   app.use(deps.frontend.middleware);
   app.use(createClientErrorsRouter(deps.logger, proofs));
   if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger));

@@ -80,6 +80,31 @@ export function origin(env: Env, name: string): string | undefined {
   throw new ConfigError(name, raw, ORIGIN_EXAMPLE);
 }
 
+/** A comma-separated list of origins, each as `origin()` accepts it. */
+export function origins(env: Env, name: string): readonly string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => origin({ [name]: item }, name)!);
+}
+
+/** Bytes a session secret needs at least: an HMAC-SHA-256 key as long as its output (RFC 2104 §3). */
+export const MIN_SESSION_SECRET_BYTES = 32;
+
+/** Comma-separated secrets: the first signs, all verify (so a rotated one still reads old cookies). */
+export function secrets(env: Env, name: string): readonly string[] | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const list = raw.split(',').map((item) => item.trim());
+  for (const item of list) {
+    if (Buffer.byteLength(item) < MIN_SESSION_SECRET_BYTES) {
+      throw new ConfigError(name, '<redacted>', `secrets of at least ${MIN_SESSION_SECRET_BYTES} bytes, comma-separated, the newest first`);
+    }
+  }
+  return list;
+}
+
 /** The host name of an origin, when it is one an error page may show. */
 export function hostnameOf(publicOrigin: string | undefined): string | undefined {
   const name = publicOrigin === undefined ? undefined : new URL(publicOrigin).hostname;

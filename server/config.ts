@@ -9,9 +9,11 @@ import {
   listenAddress,
   oneOf,
   origin,
+  origins,
   rate,
   release,
   secret,
+  secrets,
   trustProxy,
   ConfigError,
   type Env,
@@ -65,6 +67,10 @@ export interface Config {
    * request's Host and trusted protocol stand in for it (server/request-origin.ts).
    */
   readonly publicOrigin: string | undefined;
+  /** Other origins whose pages may post to this site (forms on a sister site); the site's own always may. */
+  readonly allowedOrigins: readonly string[];
+  /** Session cookie secrets, newest first; undefined: a random one per process (server/session.ts). */
+  readonly sessionSecrets: readonly string[] | undefined;
   /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
   readonly hstsMaxAge: number;
   readonly release: string;
@@ -139,6 +145,8 @@ export function loadConfig(env: Env): Config {
     trustProxy: trustProxy(env),
     publicHostname: hostname(env, 'PUBLIC_HOSTNAME') ?? hostnameOf(publicOrigin),
     publicOrigin,
+    allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
+    sessionSecrets: secrets(env, 'SESSION_SECRET'),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: release(env),
     logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),

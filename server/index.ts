@@ -119,6 +119,11 @@ async function main(): Promise<void> {
   if (config.digestKey === undefined && config.isProduction) {
     logger[LINE_LEVEL.lifecycleWarning]('DIGEST_KEY is not set: digests will differ between processes and releases');
   }
+  if (config.sessionSecrets === undefined && config.isProduction) {
+    logger[LINE_LEVEL.lifecycleWarning](
+      'SESSION_SECRET is not set: sessions are signed with a random key per process, so they hold on one replica and end at a restart',
+    );
+  }
   if (config.publicOrigin === undefined && config.isProduction) {
     logger[LINE_LEVEL.lifecycleWarning](
       "PUBLIC_ORIGIN is not set: same-origin decisions (redirect targets) use the request's Host and protocol",

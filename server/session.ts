@@ -1,27 +1,46 @@
-// PLACEHOLDER until the sessions branch lands: a signed-cookie session, React Router's
-// createCookieSessionStorage, with a per-process random secret.
+// The session loaders and actions share (context.session): React Router's signed-cookie
+// session storage (createCookieSessionStorage: the data in the cookie, signed with HMAC-SHA-256
+// by its cookie helper), so it needs no store and works across replicas that share the secret.
 import { randomBytes } from 'node:crypto';
 import { createCookieSessionStorage, createSession, type Session } from 'react-router';
+import type { Config } from './config.ts';
+import { MIN_SESSION_SECRET_BYTES } from './config-values.ts';
 
 export interface Sessions {
-  /** The request's session; a missing, tampered or garbled cookie is an empty one. */
+  /** The request's session; a missing, tampered, garbled or oversized cookie is an empty one. */
   read(cookieHeader: string | undefined): Promise<Session>;
   /** The Set-Cookie header for a session its loaders or action changed, or nothing. */
   commit(session: Session): Promise<string | undefined>;
 }
 
 export const SESSION_COOKIE = '__session';
+/** A session lives two weeks from its last change (Rails' and Django's defaults are close). */
+const SESSION_MAX_AGE_S = 14 * 24 * 60 * 60;
+/** Browsers keep cookies up to 4096 bytes (RFC 6265 §6.1): a longer one was not ours. */
+const MAX_COOKIE_HEADER_BYTES = 16_384;
 
-export function createSessions(): Sessions {
+export function createSessions(config: Config): Sessions {
+  // Unset, each process signs with its own secret (index.ts warns once): sessions then hold
+  // on one replica and end at a restart, which is what `npm start` on a laptop needs.
+  const secrets = config.sessionSecrets ?? [randomBytes(MIN_SESSION_SECRET_BYTES).toString('base64url')];
   const storage = createCookieSessionStorage({
-    cookie: { name: SESSION_COOKIE, httpOnly: true, sameSite: 'lax', path: '/', secrets: [randomBytes(32).toString('hex')] },
+    cookie: {
+      name: SESSION_COOKIE,
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: config.publicOrigin?.startsWith('https:') ?? false,
+      maxAge: SESSION_MAX_AGE_S,
+      secrets: [...secrets],
+    },
   });
+  // What each session held when read: committed only when a loader or action changed it.
   const initial = new WeakMap<Session, string>();
   return {
     async read(cookieHeader) {
-      const session = cookieHeader?.includes(SESSION_COOKIE)
-        ? await storage.getSession(cookieHeader).catch(() => createSession())
-        : createSession();
+      const ours = cookieHeader !== undefined && cookieHeader.length <= MAX_COOKIE_HEADER_BYTES && cookieHeader.includes(SESSION_COOKIE);
+      // A cookie that fails its signature is an empty session by React Router's design; one it cannot even parse, too.
+      const session = ours ? await storage.getSession(cookieHeader).catch(() => createSession()) : createSession();
       initial.set(session, JSON.stringify(session.data));
       return session;
     },

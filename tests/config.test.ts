@@ -37,6 +37,8 @@ describe('configuration', () => {
     TRUST_PROXY: 'loopback, 10.0.0.0/8',
     PUBLIC_HOSTNAME: 'Shop.Example.com',
     PUBLIC_ORIGIN: 'https://www.example.com',
+    ALLOWED_ORIGINS: 'https://forms.example.org/, https://admin.example.org',
+    SESSION_SECRET: `${'n'.repeat(32)},${'o'.repeat(40)}`,
     HSTS_MAX_AGE: '31536000',
     RELEASE: 'v1.2.3',
     LOG_REQUEST_HEADERS: 'Accept-Language, Referer',
@@ -74,6 +76,8 @@ describe('configuration', () => {
       trustProxy: 'loopback, 10.0.0.0/8',
       publicHostname: 'shop.example.com',
       publicOrigin: 'https://www.example.com',
+      allowedOrigins: ['https://forms.example.org', 'https://admin.example.org'],
+      sessionSecrets: ['n'.repeat(32), 'o'.repeat(40)],
       hstsMaxAge: 31536000,
       release: 'v1.2.3',
       logRequestHeaders: ['accept-language', 'referer'],
@@ -103,6 +107,14 @@ describe('configuration', () => {
     [{ SHUTDOWN_DELAY_MS: 'x' }, 'Invalid SHUTDOWN_DELAY_MS="x": expected an integer from 0 to 600000'],
     [{ SHUTDOWN_GRACE_MS: '-5' }, 'Invalid SHUTDOWN_GRACE_MS="-5": expected an integer from 0 to 600000'],
     [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
+    [
+      { SESSION_SECRET: `${'n'.repeat(32)},too-short` },
+      'Invalid SESSION_SECRET="<redacted>": expected secrets of at least 32 bytes, comma-separated, the newest first',
+    ],
+    [
+      { ALLOWED_ORIGINS: 'https://ok.example, https://bad.example/path' },
+      'Invalid ALLOWED_ORIGINS="https://bad.example/path": expected an origin such as https://shop.example.com or http://localhost:3000 (scheme://host[:port], nothing after)',
+    ],
     [{ DIAGNOSTICS_TOKEN: 'short' }, 'Invalid DIAGNOSTICS_TOKEN="<redacted>": expected at least 16 characters'],
     [{ TRUST_PROXY: 'foo' }, `Invalid TRUST_PROXY="foo": expected ${TRUST_PROXY_ALLOWED}`],
     [
@@ -147,6 +159,14 @@ describe('configuration', () => {
   it.each([
     [{ PORT: 'abc' }, 'Invalid PORT="abc": expected an integer from 0 to 65535'],
     [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
+    [
+      { SESSION_SECRET: `${'n'.repeat(32)},too-short` },
+      'Invalid SESSION_SECRET="<redacted>": expected secrets of at least 32 bytes, comma-separated, the newest first',
+    ],
+    [
+      { ALLOWED_ORIGINS: 'https://ok.example, https://bad.example/path' },
+      'Invalid ALLOWED_ORIGINS="https://bad.example/path": expected an origin such as https://shop.example.com or http://localhost:3000 (scheme://host[:port], nothing after)',
+    ],
     [
       { METRICS_PORT: '0', METRICS_HOST: 'metrics.internal' },
       'Invalid METRICS_HOST="metrics.internal": expected an IP address such as 127.0.0.1, or 0.0.0.0 for every interface',

@@ -99,11 +99,45 @@ describe('sessions', () => {
   });
 });
 
+describe('session secrets', () => {
+  it('a rotated secret still reads the cookies it signed; a secret dropped from the list no longer does', async () => {
+    const [older, newer] = ['o'.repeat(32), 'n'.repeat(32)];
+    const withSecrets = (secrets: string) => createTestApp({ SESSION_SECRET: secrets }, {}, createRenderer([...routes, ...writes])).app;
+    const first = await request(withSecrets(older)).get('/writes').expect(200);
+    const cookie = cookies(first)[0]!.split(';')[0]!;
+    const rotated = await request(withSecrets(`${newer},${older}`))
+      .get('/writes')
+      .set('Cookie', cookie)
+      .expect(200);
+    expect(rotated.text).toContain('&quot;visits&quot;:2');
+    const [, signature] = cookies(rotated)[0]!.split(';')[0]!.split('.');
+    expect(signature).not.toBe(cookie.split('.')[1]); // signed again, with the newest
+    const dropped = await request(withSecrets(newer)).get('/writes').set('Cookie', cookie).expect(200);
+    expect(dropped.text).toContain('&quot;visits&quot;:1');
+  });
+
+  it('is HttpOnly, SameSite=Lax, for the whole site, and Secure behind an https PUBLIC_ORIGIN', async () => {
+    const plain = await request(app().app).get('/writes').expect(200);
+    expect(cookies(plain)[0]).toMatch(/^__session=[^;]+; Max-Age=1209600; Path=\/; HttpOnly; SameSite=Lax$/);
+    const secure = createTestApp({ PUBLIC_ORIGIN: 'https://shop.example.com' }, {}, createRenderer([...routes, ...writes]));
+    const behindTls = await request(secure.app).get('/writes').expect(200);
+    expect(cookies(behindTls)[0]).toContain('; Secure');
+  });
+});
+
 describe('resource routes', () => {
   it('answer any value as JSON, HEAD without a body, and failures as the JSON error', async () => {
     const { app: host } = app();
     const res = await request(host).post('/api/writes').send({ a: 1 }).expect(200).expect('Content-Type', /json/);
     expect(res.body).toEqual({ body: { a: 1 } });
+    const form = await request(host).post('/api/writes').type(FORM).send('x=1&x=2&y=%C3%A9').expect(200);
+    expect(form.body).toEqual({
+      body: [
+        ['x', '1'],
+        ['x', '2'],
+        ['y', 'é'],
+      ],
+    });
     const missing = await request(host).post('/api/writes?do=not-found').send({ a: 1 }).expect(404).expect('Content-Type', /json/);
     expect(missing.body).toMatchObject({ error: { status: 404 } });
   });

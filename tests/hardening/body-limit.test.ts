@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
 import { MAX_ENVELOPE_BYTES } from '../../server/tunnel.ts';
+import { MAX_FORM_BYTES } from '../../server/request-body.ts';
 import { listeningTestApp } from '../support/test-app.ts';
 import { collect, openSocket, parseResponse } from '../support/raw-http.ts';
 
@@ -16,6 +17,9 @@ const REPORT_CAP = 16 * 1024; // server/client-errors.ts MAX_REPORT_BYTES
 const ENDPOINTS: [string, number][] = [
   [CLIENT_ERRORS_PATH, REPORT_CAP],
   ['/monitoring', MAX_ENVELOPE_BYTES],
+  // An action's body, posted as a document and by the browser's router.
+  ['/guestbook', MAX_FORM_BYTES],
+  ['/_data/guestbook?_routes=guestbook', MAX_FORM_BYTES],
 ];
 
 type Shape = { name: string; headers: (cap: number) => string[]; body: (cap: number) => string; status: number };

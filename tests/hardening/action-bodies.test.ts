@@ -1,0 +1,88 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createRenderer } from '../../client/entry-server.tsx';
+import { routes } from '../../client/routes.tsx';
+import { MAX_FIELDS, MAX_FILE_BYTES, MAX_FILES } from '../../server/request-body.ts';
+import { writes } from '../fixtures/fixture-route.ts';
+import { createTestApp, listeningTestApp } from '../support/test-app.ts';
+
+// What an action may be sent, hostile and odd: every refusal is a 4xx that says why, no failure
+// line, and the action never runs (the writes fixture echoes what it got: tests/fixtures/writes.server.ts).
+// Declared and streamed sizes over the cap are in body-limit.test.ts.
+
+const app = () => createTestApp({}, {}, createRenderer([...routes, ...writes]));
+const ACTION = '/api/writes';
+
+function multipartBody(boundary: string, parts: string[]): string {
+  return `${parts.map((part) => `--${boundary}\r\n${part}`).join('\r\n')}\r\n--${boundary}--\r\n`;
+}
+const field = (name: string, value: string) => `Content-Disposition: form-data; name="${name}"\r\n\r\n${value}`;
+const file = (name: string, filename: string, content: string) =>
+  `Content-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n${content}`;
+
+describe('action bodies', () => {
+  const served = listeningTestApp({}, {}, createRenderer([...routes, ...writes]));
+  // A form of 1,000 fields is over the cap, whatever its encoding.
+  expect(MAX_FIELDS).toBeLessThan(1_000);
+  it('reads multipart fields and files, repeated names kept', async () => {
+    const body = multipartBody('b0undary', [field('a', 'one'), field('a', 'two'), file('upload', 'notes.txt', 'hello')]);
+    const res = await request(app().app).post(ACTION).set('Content-Type', 'multipart/form-data; boundary=b0undary').send(body).expect(200);
+    expect(res.body).toEqual({
+      body: [
+        ['a', 'one'],
+        ['a', 'two'],
+        ['upload', { file: 'notes.txt', type: 'text/plain', size: 5 }],
+      ],
+    });
+  });
+
+  it.each([
+    ['a form of 1,000 fields', 'application/x-www-form-urlencoded', Array.from({ length: 1_000 }, (_, i) => `f${i}=x`).join('&'), 413],
+    ['percent-encoded bytes that are not UTF-8', 'application/x-www-form-urlencoded', 'name=%C3%28', 400],
+    ['a broken percent escape', 'application/x-www-form-urlencoded', 'name=%E0%A4%A', 400],
+    ['raw bytes that are not UTF-8', 'application/x-www-form-urlencoded', Buffer.from([0x6e, 0x3d, 0xff, 0xfe]), 400],
+    ['JSON that does not parse', 'application/json', '{"a":', 400],
+    ['JSON that is not UTF-8', 'application/json', Buffer.from([0x22, 0xc3, 0x28, 0x22]), 400],
+    ['an unknown content type', 'text/csv', 'a,b', 415],
+    ['a body with no content type', '', 'name=x', 415],
+    ['multipart without a boundary', 'multipart/form-data', 'x', 400],
+    ['multipart cut before its end', 'multipart/form-data; boundary=zz', `--zz\r\n${field('a', 'b')}`, 400],
+    [
+      'multipart of 1,000 fields',
+      'multipart/form-data; boundary=zz',
+      multipartBody(
+        'zz',
+        Array.from({ length: 1_000 }, (_, i) => field(`f${i}`, 'x')),
+      ),
+      413,
+    ],
+    [
+      'multipart with too many files',
+      'multipart/form-data; boundary=zz',
+      multipartBody(
+        'zz',
+        Array.from({ length: MAX_FILES + 1 }, (_, i) => file(`f${i}`, `${i}.txt`, 'x')),
+      ),
+      413,
+    ],
+    [
+      'a file over its cap',
+      'multipart/form-data; boundary=zz',
+      multipartBody('zz', [file('f', 'big.txt', 'x'.repeat(MAX_FILE_BYTES + 1))]),
+      413,
+    ],
+  ])('%s: refused with a clear 4xx, no failure, the action never runs', async (_name, type, body, status) => {
+    // fetch sends the bytes and the type as given (a client library would re-encode or add a type).
+    const res = await fetch(`${served.url}${ACTION}`, { method: 'POST', headers: type === '' ? {} : { 'Content-Type': type }, body });
+    expect(res.status).toBe(status);
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({ error: { status } });
+    expect(text).not.toMatch(/\n\s+at |"body"/);
+    expect(served.logs.failureCount()).toBe(0);
+  });
+
+  it('an empty post with no content type is an empty form (a bare button)', async () => {
+    const res = await request(app().app).post(ACTION).expect(200);
+    expect(res.body).toEqual({ body: [] });
+  });
+});
