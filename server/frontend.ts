@@ -4,6 +4,7 @@ import express, { type RequestHandler } from 'express';
 import type { PageAssets } from '../shared/runtime.ts';
 import type { Renderer } from '../shared/page-seam.ts';
 import { createSourceMapper } from './failures/source-maps.ts';
+import { servePublicFiles } from './public-files.ts';
 import { serveSharedAssets } from './shared-assets.ts';
 import { pathOf } from './url-path.ts';
 
@@ -107,6 +108,7 @@ export function createProdFrontend(clientDir: string, renderer: Renderer, shared
   router.use('/assets', express.static(join(clientDir, 'assets'), options));
   // Not express.static: it follows symlinks and serves subfolders (see shared-assets.ts).
   if (sharedAssetsDir !== undefined) router.use('/assets', serveSharedAssets(sharedAssetsDir));
+  router.use(servePublicFiles(clientDir));
   return {
     middleware: router,
     assets: assetsFromManifest(manifest),

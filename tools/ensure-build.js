@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/client/.vite/manifest.json', 'dist/cli/digest.js'];
-const SOURCES = ['client', 'server', 'shared', 'cli', 'vite.config.ts', 'package-lock.json'];
+const SOURCES = ['client', 'server', 'shared', 'cli', 'public', 'vite.config.ts', 'package-lock.json'];
 
 function newestMtime(path) {
   const stat = statSync(path);

@@ -13,6 +13,7 @@ const BUILD_INPUTS = [
   'server',
   'shared',
   'cli',
+  'public',
   'vite.config.ts',
   'package.json',
   'package-lock.json',
