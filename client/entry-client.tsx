@@ -1,10 +1,11 @@
 import '@vitejs/plugin-react/preamble';
-import { StrictMode, useEffect, type ReactNode } from 'react';
+import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { RUNTIME_GLOBAL, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
+import { Hydrated } from './Hydrated.tsx';
 import { createErrorHooks, reportToServer } from './report-error.tsx';
 import { connectPageScripts, createDeferredRegistry, DeferredPlaceholders } from './router/deferred-client.tsx';
 import { PrefetchContext } from './router/Link.tsx';
@@ -69,14 +70,6 @@ const router = createBrowserRouter(routes, {
   },
   dataStrategy: createDataStrategy(prefetcher, loaderIds, () => router.state.revalidation === 'loading'),
 });
-
-/** Marks the document once React has hydrated it (an effect runs only after hydration). */
-function Hydrated({ children }: { children: ReactNode }) {
-  useEffect(() => {
-    document.documentElement.dataset.hydrated = 'true';
-  }, []);
-  return children;
-}
 
 /** React's root hooks report errors once (report-error.tsx); the router must not log them again. */
 const quiet = () => {};

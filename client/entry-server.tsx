@@ -43,8 +43,8 @@ function statusOf(failures: Record<string, RouteFailure> | null, fallback: numbe
 /** The host records a loader's failure; the boundary (or the data response) gets what it may show. */
 function failureOf(onError: OnError) {
   return (error: unknown): RouteFailure => {
-    const { status, digest } = onError(error, 'loader');
-    return routeFailure(status, digest);
+    const { status, digest, detail } = onError(error, 'loader');
+    return routeFailure(status, digest, detail);
   };
 }
 
@@ -158,7 +158,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
           const failed = {
             ...staticContext,
             statusCode: failure.status,
-            errors: { [boundary.route.id]: routeFailure(failure.status, failure.digest) },
+            errors: { [boundary.route.id]: routeFailure(failure.status, failure.digest, failure.detail) },
           };
           return renderDocument(handler, request, failed, { data: serialized.data, pending: [] }, options);
         },

@@ -38,6 +38,8 @@ export const DEFAULT_STREAM_TIMEOUT_MS = 5_000;
  */
 export const DEFAULT_SHUTDOWN_DELAY_MS = 2_000;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
+/** Vite's own default HMR port. */
+export const DEFAULT_HMR_PORT = 24_678;
 /** Long enough for a healthy Sentry ingest, short enough not to pile up sockets when it is not. */
 export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
 
@@ -69,6 +71,8 @@ export interface Config {
   readonly publicOrigin: string | undefined;
   /** Other origins whose pages may post to this site (forms on a sister site); the site's own always may. */
   readonly allowedOrigins: readonly string[];
+  /** Development only: the port of Vite's HMR WebSocket (its default, 24678, unless HMR_PORT says). */
+  readonly hmrPort: number;
   /** Session cookie secrets, newest first; undefined: a random one per process (server/session.ts). */
   readonly sessionSecrets: readonly string[] | undefined;
   /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
@@ -147,6 +151,7 @@ export function loadConfig(env: Env): Config {
     publicOrigin,
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
     sessionSecrets: secrets(env, 'SESSION_SECRET'),
+    hmrPort: integer(env, 'HMR_PORT', DEFAULT_HMR_PORT, 1, 65_535),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: release(env),
     logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),

@@ -124,10 +124,10 @@ export function createProdFrontend(clientDir: string, renderer: Renderer, shared
  * module runner already maps stacks to the sources as errors are made (mapping them again with
  * ssrFixStacktrace pointed at wrong lines).
  */
-export async function createDevFrontend(root: string, options: { hmr?: boolean } = {}): Promise<Frontend> {
+export async function createDevFrontend(root: string, hmrPort: number): Promise<Frontend> {
   const { createServer } = await import('vite');
-  // HMR listens on its own port (24678); tests turn it off so that runs never collide.
-  const vite = await createServer({ root, server: { middlewareMode: true, hmr: options.hmr ?? true }, appType: 'custom' });
+  // HMR listens on a WebSocket port of its own (HMR_PORT): two dev servers need two.
+  const vite = await createServer({ root, server: { middlewareMode: true, hmr: { port: hmrPort } }, appType: 'custom' });
   return {
     middleware: vite.middlewares as unknown as RequestHandler,
     // Linked as well as imported, so a dev page is styled before its JavaScript runs (Vite

@@ -28,7 +28,7 @@ function projectRoot(): string {
 
 async function createFrontend(config: Config, logger: Logger): Promise<Frontend> {
   const root = projectRoot();
-  if (!config.isProduction) return createDevFrontend(root);
+  if (!config.isProduction) return createDevFrontend(root, config.hmrPort);
   const renderer = await import('../client/entry-server.tsx');
   const clientDir = join(root, 'dist/client');
   if (config.sharedAssetsDir !== undefined) {

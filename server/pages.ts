@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { ACTION_METHODS, type MatchedRoute, type OnError, type PageRequest, type PageResponse } from '../shared/page-seam.ts';
 import { DATA_PATH, ROUTES_PARAM, type DataLine } from '../shared/route-data.ts';
 import { diagnosticsAllowed } from './diagnostics.ts';
+import { devDetail } from './error-pages/error-handler.ts';
 import { httpError, methodNotAllowed } from './failures/http-error.ts';
 import type { FailureRecorder } from './failures/recorder.ts';
 import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from './failures/render-errors.ts';
@@ -45,7 +46,9 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
       const cause: unknown = where === 'loader' && signal.aborted ? signal.reason : error;
       if (isInstance(cause, ClientAbortError)) return { status: 499, digest: undefined };
       const failure = failures.record(cause, req, res, where);
-      return where === 'render' ? { ...failure, pageDigest: failures.pageDigest(failure, req) } : failure;
+      // Development shows the failure in its boundary; production never says more than the digest.
+      const recorded = failure.digest !== undefined && !config.isProduction ? { ...failure, detail: devDetail(cause) } : failure;
+      return where === 'render' ? { ...recorded, pageDigest: failures.pageDigest(failure, req) } : recorded;
     };
   }
 

@@ -75,6 +75,8 @@ export interface Recorded {
   digest: string | undefined;
   /** For a render failure: what React writes into the page (the digest and its proof, shared/digest-proof.ts). */
   pageDigest?: string;
+  /** Development only: the failure's message and stack, for the route's boundary to show. */
+  detail?: string;
 }
 
 /**

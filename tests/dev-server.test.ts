@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../tools/harness/net.ts';
 import { ROOT } from '../tools/harness/paths.ts';
 import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
 
@@ -9,8 +10,11 @@ import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
 
 describe('the development server', () => {
   let url: string;
+  let hmrPort: number;
   let stop: () => Promise<void>;
   beforeAll(async () => {
+    // Its own HMR port: a developer's dev server (on Vite's default) may be running beside it.
+    hmrPort = await freePort();
     const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/index.ts'], {
       cwd: ROOT,
       // Vite compiles each module on its first request: on a busy machine that can outlast the
@@ -22,6 +26,7 @@ describe('the development server', () => {
         HOST: '127.0.0.1',
         DIAGNOSTICS_TOKEN: DIAG_TOKEN,
         STREAM_TIMEOUT_MS: '60000',
+        HMR_PORT: String(hmrPort),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -63,5 +68,27 @@ describe('the development server', () => {
       expect(css.headers.get('content-type')).toContain('text/css');
       expect(await css.text()).toMatch(/^[:.\w/* ]/);
     }
+  });
+
+  it('a route boundary shows the failure’s message and stack, in development only', async () => {
+    const res = await fetch(`${url}/_diag/loader-error`, { headers: DIAG });
+    expect(res.status).toBe(500);
+    const html = await res.text();
+    expect(html).toContain('Diagnostic loader error: the loader threw');
+    expect(html).toMatch(/loader-error\.server\.ts:\d+:\d+/);
+    expect(html).toContain('data-testid="diag-layout"'); // in the route's boundary, the layout kept
+  });
+
+  it('serves the browser the HMR port it was given', async () => {
+    const client = await (await fetch(`${url}/@vite/client`)).text();
+    expect(client).toContain(`${hmrPort}`);
+  });
+
+  it('the client entry is no Fast Refresh boundary: an edit below it reloads the page, never hydrates it twice', async () => {
+    const entry = await (await fetch(`${url}/client/entry-client.tsx`)).text();
+    expect(entry).not.toContain('import.meta.hot.accept');
+    // The same check on a module that is one, so the check itself can fail.
+    const hydrated = await (await fetch(`${url}/client/Hydrated.tsx`)).text();
+    expect(hydrated).toContain('import.meta.hot.accept');
   });
 });

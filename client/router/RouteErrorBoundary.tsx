@@ -18,7 +18,7 @@ function propsFor(error: unknown, serverHostname: string): ErrorPageProps {
   if (isRouteFailure(error)) {
     return error.digest === undefined
       ? { side: 'http', status: error.status, message: 'The request could not be completed.' }
-      : { side: 'server', hostname: serverHostname, digest: error.digest };
+      : { side: 'server', hostname: serverHostname, digest: error.digest, detail: error.detail };
   }
   // Anything else was thrown in this browser (a render or an effect).
   const hostname = typeof window === 'undefined' ? serverHostname : window.location.hostname;

@@ -8,10 +8,13 @@ export interface RouteFailure {
   readonly status: number;
   /** Server failures (5xx) only: what the page shows and the log line carries. */
   readonly digest?: string;
+  /** Development only: the message and stack (the host never sends it in production). */
+  readonly detail?: string;
 }
 
-export function routeFailure(status: number, digest: string | undefined): RouteFailure {
-  return digest === undefined ? { routeFailure: true, status } : { routeFailure: true, status, digest };
+export function routeFailure(status: number, digest: string | undefined, detail?: string): RouteFailure {
+  const failure: RouteFailure = digest === undefined ? { routeFailure: true, status } : { routeFailure: true, status, digest };
+  return detail === undefined ? failure : { ...failure, detail };
 }
 
 export function isRouteFailure(value: unknown): value is RouteFailure {

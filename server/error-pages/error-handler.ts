@@ -95,7 +95,8 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
 }
 
 /** Dev only: the message and the stack (already mapped to the sources), shown on the error page. */
-function devDetail(thrown: unknown): string {
+/** What a development error page shows: the stack (with the message), or a description of the thrown value. */
+export function devDetail(thrown: unknown): string {
   const error = unwrapThrown(thrown);
   if (!isErrorLike(error)) return `${typeName(error)}: ${describeValue(error)}`;
   return readString(error, 'stack') ?? `${typeName(error)}: ${describeValue(error)}`;
