@@ -1,7 +1,10 @@
-import { dirname, relative, resolve, sep } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { CODING_SUFFIXES } from './server/accept-encoding.ts';
 
 /** `*.server.ts` modules (route loaders) run only on the server. */
 const SERVER_MODULE = /\.server\.[cm]?[jt]sx?$/;
@@ -77,11 +80,54 @@ export function routeModuleSources(): Plugin {
   };
 }
 
+/** Text the browser fetches; images and fonts are compressed formats already. */
+const COMPRESSIBLE_ASSET = /\.(?:js|mjs|css|svg|map|json|txt|html|xml|webmanifest)$/;
+/** Below this a compressed copy saves less than its headers cost: not worth a second file. */
+const MIN_COMPRESSED_BYTES = 256;
+const COMPRESS = {
+  br: (bytes: Buffer) =>
+    brotliCompressSync(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }),
+  gzip: (bytes: Buffer) => gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }),
+};
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside each text asset of the client build. Built assets
+ * never change (hashed names), so each is compressed once, at the highest settings, and the
+ * server only picks a file (server/precompressed-assets.ts): brotli at quality 11 is far too
+ * slow to run per request.
+ */
+export function precompressAssets(): Plugin {
+  return {
+    name: 'react-ssr-host:precompress-assets',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      if (options.dir === undefined) return;
+      for (const fileName of Object.keys(bundle)) {
+        if (!fileName.startsWith('assets/') || !COMPRESSIBLE_ASSET.test(fileName)) continue;
+        const path = join(options.dir, fileName);
+        const bytes = readFileSync(path);
+        if (bytes.length < MIN_COMPRESSED_BYTES) continue;
+        for (const coding of ['br', 'gzip'] as const) {
+          const compressed = COMPRESS[coding](bytes);
+          // A copy no smaller than the file would only cost the client the decoding.
+          if (compressed.length < bytes.length) writeFileSync(path + CODING_SUFFIXES[coding], compressed);
+        }
+      }
+    },
+  };
+}
+
 // One config, two builds: the browser bundle (hashed files + manifest) and the server bundle
 // (the process entry, with the React renderer inside; dependencies stay external so Sentry's
 // `--import` instrumentation sees the real packages).
 export default defineConfig(({ isSsrBuild, mode }) => ({
-  plugins: [serverOnlyModules(), routeModuleSources(), react()],
+  plugins: [serverOnlyModules(), routeModuleSources(), react(), ...(isSsrBuild ? [] : [precompressAssets()])],
   resolve: { alias: mode === 'production' ? ROUTER_PRODUCTION : [] },
   ssr: mode === 'production' ? { noExternal: ['react-router'] } : undefined,
   build: isSsrBuild

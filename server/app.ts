@@ -20,6 +20,7 @@ import { createPageHandlers, DATA_PATH } from './pages.ts';
 import { createRefusalSummary, type RefusalSummary } from './refusal-summary.ts';
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
 import { normalizeTarget, rejectMalformedTarget } from './request-target.ts';
+import { compressResponses } from './compress-responses.ts';
 import { refuseCrossSiteWrites } from './cross-site-writes.ts';
 import { resolveOrigin } from './request-origin.ts';
 import { createSessions, type Sessions } from './session.ts';
@@ -100,6 +101,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(resolveOrigin(config));
   app.use(refuseCrossSiteWrites(config));
   app.use(deps.frontend.middleware);
+  // After the built assets (already compressed, as files): everything the app itself writes.
+  if (config.compressResponses) app.use(compressResponses());
   app.use(createClientErrorsRouter(deps.logger, proofs));
   if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger));
   if (config.diagnosticsToken !== undefined) app.use('/_diag', createDiagnosticsRouter(config));

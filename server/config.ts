@@ -71,6 +71,8 @@ export interface Config {
   readonly publicOrigin: string | undefined;
   /** Other origins whose pages may post to this site (forms on a sister site); the site's own always may. */
   readonly allowedOrigins: readonly string[];
+  /** Whether documents, navigation data and JSON are compressed on the fly (off where the balancer compresses). */
+  readonly compressResponses: boolean;
   /** Development only: the port of Vite's HMR WebSocket (its default, 24678, unless HMR_PORT says). */
   readonly hmrPort: number;
   /** Session cookie secrets, newest first; undefined: a random one per process (server/session.ts). */
@@ -152,6 +154,7 @@ export function loadConfig(env: Env): Config {
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
     sessionSecrets: secrets(env, 'SESSION_SECRET'),
     hmrPort: integer(env, 'HMR_PORT', DEFAULT_HMR_PORT, 1, 65_535),
+    compressResponses: env.COMPRESS_RESPONSES === undefined || env.COMPRESS_RESPONSES === '' ? true : flag(env, 'COMPRESS_RESPONSES'),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: release(env),
     logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),

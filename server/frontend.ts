@@ -4,6 +4,7 @@ import express, { type RequestHandler } from 'express';
 import type { PageAssets } from '../shared/runtime.ts';
 import type { Renderer } from '../shared/page-seam.ts';
 import { createSourceMapper } from './failures/source-maps.ts';
+import { servePrecompressed } from './precompressed-assets.ts';
 import { servePublicFiles } from './public-files.ts';
 import { serveSharedAssets } from './shared-assets.ts';
 import { pathOf } from './url-path.ts';
@@ -105,7 +106,8 @@ export function createProdFrontend(clientDir: string, renderer: Renderer, shared
     if (pathOf(req.originalUrl) !== '/assets' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
     res.status(301).set({ Location: '/assets/', 'Cache-Control': FOLDER_REDIRECT_CACHE_CONTROL }).end();
   });
-  router.use('/assets', express.static(join(clientDir, 'assets'), options));
+  // Each text asset also exists compressed (vite.config.ts): the file the client accepts is sent.
+  router.use('/assets', servePrecompressed(join(clientDir, 'assets'), options));
   // Not express.static: it follows symlinks and serves subfolders (see shared-assets.ts).
   if (sharedAssetsDir !== undefined) router.use('/assets', serveSharedAssets(sharedAssetsDir));
   router.use(servePublicFiles(clientDir));

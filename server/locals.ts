@@ -27,6 +27,8 @@ declare global {
       digest?: string;
       /** The first 4xx's reason, for the access line (an expected 4xx gets no line of its own). */
       rejection?: string;
+      /** The coding of the precompressed asset file being sent (precompressed-assets.ts). */
+      contentCoding?: string;
       /** The request says it is a prefetch: its failures are logged at warn and not reported (recorder.ts). */
       prefetch?: boolean;
       /** The error page itself failed and that was logged: once per response. */

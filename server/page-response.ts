@@ -22,6 +22,10 @@ export function sendBody(res: Response, status: number, headers: Record<string, 
   res.status(status).set(headers);
   res.cork();
   body.pipe(res);
+  // Compressed, a line of navigation data would wait in the compressor for the next (React
+  // flushes its own writes): each is sent as it is written (server/compress-responses.ts).
+  const flush = (res as Response & { flush?: () => void }).flush;
+  if (flush !== undefined && body instanceof Readable) body.on('data', () => flush.call(res));
   process.nextTick(() => res.uncork());
 }
 

@@ -94,36 +94,39 @@ describe('the development server', () => {
 });
 
 describe('stopping `npm run dev`', () => {
-  it.each(['SIGTERM'] as const)('%s to npm (a supervisor’s stop) stops every process under it: nothing is left listening', async (signal) => {
-    const child = spawn('npm', ['run', 'dev'], {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', HMR_PORT: String(await freePort()) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    let output = '';
-    const port = await new Promise<string>((resolve, reject) => {
-      const onData = (text: string) => {
-        output += text;
-        const found = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-        if (found !== undefined) resolve(found);
-      };
-      child.stdout.setEncoding('utf8').on('data', onData);
-      child.stderr.setEncoding('utf8').on('data', onData);
-      void exited.then(() => reject(new Error(`npm run dev exited: ${output}`)));
-    });
-    child.kill(signal);
-    await exited;
-    // The server (a grandchild of npm, under tsx watch) was orphaned before npm's script exec'd tsx.
-    await expect
-      .poll(
-        () =>
-          fetch(`http://127.0.0.1:${port}/healthz`).then(
-            () => 'listening',
-            () => 'closed',
-          ),
-        { timeout: 10_000 },
-      )
-      .toBe('closed');
-  });
+  it.each(['SIGTERM'] as const)(
+    '%s to npm (a supervisor’s stop) stops every process under it: nothing is left listening',
+    async (signal) => {
+      const child = spawn('npm', ['run', 'dev'], {
+        cwd: ROOT,
+        env: { ...process.env, NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', HMR_PORT: String(await freePort()) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      let output = '';
+      const port = await new Promise<string>((resolve, reject) => {
+        const onData = (text: string) => {
+          output += text;
+          const found = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+          if (found !== undefined) resolve(found);
+        };
+        child.stdout.setEncoding('utf8').on('data', onData);
+        child.stderr.setEncoding('utf8').on('data', onData);
+        void exited.then(() => reject(new Error(`npm run dev exited: ${output}`)));
+      });
+      child.kill(signal);
+      await exited;
+      // The server (a grandchild of npm, under tsx watch) was orphaned before npm's script exec'd tsx.
+      await expect
+        .poll(
+          () =>
+            fetch(`http://127.0.0.1:${port}/healthz`).then(
+              () => 'listening',
+              () => 'closed',
+            ),
+          { timeout: 10_000 },
+        )
+        .toBe('closed');
+    },
+  );
 });
