@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../tools/harness/net.ts';
@@ -90,6 +90,30 @@ describe('the development server', () => {
     // The same check on a module that is one, so the check itself can fail.
     const hydrated = await (await fetch(`${url}/client/Hydrated.tsx`)).text();
     expect(hydrated).toContain('import.meta.hot.accept');
+  });
+
+  it('a page’s action and an API route share one store module, as in production', async () => {
+    const name = `Dev ${hmrPort}`;
+    const posted = await fetch(`${url}/guestbook`, {
+      method: 'POST',
+      body: new URLSearchParams({ name, message: 'one module instance' }),
+      redirect: 'manual',
+    });
+    expect(posted.status).toBe(303);
+    const api = (await (await fetch(`${url}/api/guestbook`)).json()) as { entries: { name: string }[] };
+    expect(api.entries.map((entry) => entry.name)).toContain(name);
+  });
+
+  it('an edited loader takes effect on the next request, without a restart', async () => {
+    const file = join(ROOT, 'client/pages/about.server.ts');
+    const original = readFileSync(file, 'utf8');
+    const marker = `EDITED-${hmrPort}`;
+    try {
+      writeFileSync(file, original.replace('servedAt: new Date()', `servedAt: '${marker}'`));
+      await expect.poll(async () => (await fetch(`${url}/about`)).text(), { timeout: 15_000 }).toContain(marker);
+    } finally {
+      writeFileSync(file, original);
+    }
   });
 });
 

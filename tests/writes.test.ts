@@ -125,9 +125,24 @@ describe('session secrets', () => {
   });
 });
 
+describe('the context', () => {
+  it('gives loaders and actions a logger whose lines carry the request id', async () => {
+    const { app: host, logs } = app();
+    const res = await request(host).post('/api/writes?do=log').send({ a: 1 }).expect(200);
+    const reqId = String(res.headers['x-request-id']);
+    expect(logs.lines.filter((line) => line.msg === 'the action logged')).toEqual([
+      expect.objectContaining({ reqId, note: 'from the action', level: 30 }),
+    ]);
+  });
+});
+
 describe('resource routes', () => {
   it('answer any value as JSON, HEAD without a body, and failures as the JSON error', async () => {
-    const { app: host } = app();
+    const { app: host, logs } = app();
+    const failed = await request(host).get('/api/writes?do=throw').expect(500).expect('Content-Type', /json/);
+    const { digest } = (failed.body as { error: { digest: string } }).error;
+    expect(logs.failures()).toEqual([expect.objectContaining({ digest, route: 'resource:writes-api' })]);
+    expect(JSON.stringify(failed.body)).not.toContain('on purpose');
     const res = await request(host).post('/api/writes').send({ a: 1 }).expect(200).expect('Content-Type', /json/);
     expect(res.body).toEqual({ body: { a: 1 } });
     const form = await request(host).post('/api/writes').type(FORM).send('x=1&x=2&y=%C3%A9').expect(200);
