@@ -1,4 +1,4 @@
-// Starts the two floors as processes of their own, so each gets a core as our server does.
+// Starts the three floors as processes of their own, so each gets a core as our server does.
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,16 @@ export function startReactFloor(cpus?: string): Promise<RunningServer> {
   return spawnServer({
     command: withTsx(`${HERE}/floor-react.ts`),
     env: { CLIENT_DIR: buildSnapshot().clientDir },
+    cpus,
+    readyOn: 'healthz',
+  });
+}
+
+/** Express + React alone, no router and nothing of ours (floor-bare.tsx). */
+export function startBareFloor(cpus?: string): Promise<RunningServer> {
+  return spawnServer({
+    command: withTsx(`${HERE}/floor-bare.tsx`),
+    env: { ASSETS_DIR: join(buildSnapshot().clientDir, 'assets') },
     cpus,
     readyOn: 'healthz',
   });

@@ -20,7 +20,7 @@ export interface BenchReport {
   httpFloor: Measured;
   streaming: StreamTiming[];
   coldStart: { medianMs: number; runsMs: number[] };
-  peakRssMb: { server: number; httpFloor: number; reactFloor: number };
+  peakRssMb: { server: number; httpFloor: number; reactFloor: number; bareFloor: number };
   firstLoadJs: FirstLoadJs;
   targets: Target[];
 }
@@ -53,7 +53,7 @@ function extras(report: BenchReport): string[] {
     `Cold start (spawn → first 200 on /healthz), median of ${coldStart.runsMs.length}: ${ms(coldStart.medianMs)} (${coldStart.runsMs.map((run) => run.toFixed(0)).join(', ')} ms)`,
   );
   lines.push(
-    `Peak RSS (VmHWM) after the load: server ${peakRssMb.server.toFixed(1)} MB; floors: node:http ${peakRssMb.httpFloor.toFixed(1)} MB, Express+React ${peakRssMb.reactFloor.toFixed(1)} MB`,
+    `Peak RSS (VmHWM) after the load: server ${peakRssMb.server.toFixed(1)} MB; floors: node:http ${peakRssMb.httpFloor.toFixed(1)} MB, Express+React ${peakRssMb.reactFloor.toFixed(1)} MB, bare ${peakRssMb.bareFloor.toFixed(1)} MB`,
   );
   const files = firstLoadJs.files.map((file) => `${file.path} ${(file.gzipBytes / 1024).toFixed(1)} KB`).join(', ');
   lines.push(`First-load JS of / (gzip, zlib default level): ${(firstLoadJs.gzipBytes / 1024).toFixed(1)} KB (${files})`);

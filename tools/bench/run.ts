@@ -7,7 +7,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_HEADERS, startAppServer } from './app-server.ts';
 import { numberFlag, parseFlags } from './args.ts';
-import { startHttpFloor, startReactFloor } from './floors.ts';
+import { startBareFloor, startHttpFloor, startReactFloor } from './floors.ts';
 import { fetchOnce } from '../harness/http.ts';
 import { loadRoute, type LoadSettings, type Measured } from './load.ts';
 import { coldStartMs, entryScript, firstLoadJs, streamTiming } from './measure.ts';
@@ -125,10 +125,16 @@ async function benchFloor<T>(start: () => Promise<RunningServer>, work: (floor: 
   }
 }
 
-function toRows(routes: BenchRoute[], ours: Map<string, Measured>, floor: Map<string, Measured>, httpFloor: Measured): Row[] {
+function toRows(
+  routes: BenchRoute[],
+  ours: Map<string, Measured>,
+  floors: { react: Map<string, Measured>; bare: Map<string, Measured> },
+  httpFloor: Measured,
+): Row[] {
   return routes.map((route) => {
     const mine = ours.get(route.id)!;
-    const theirs = floor.get(route.id)!;
+    const theirs = floors.react.get(route.id)!;
+    const bare = floors.bare.get(route.id)!;
     return {
       ...route,
       ...mine,
@@ -136,12 +142,14 @@ function toRows(routes: BenchRoute[], ours: Map<string, Measured>, floor: Map<st
       floorRps: theirs.rps,
       floorCpuUsPerRequest: theirs.cpuUsPerRequest,
       vsFloor: mine.rps / theirs.rps,
+      bareRps: bare.rps,
+      vsBare: mine.rps / bare.rps,
     };
   });
 }
 
-/** Every load run: our routes, the same on the Express + React floor, and the node:http floor. */
-const LOAD_RUNS = 2 * benchRoutes('/asset').length + 1;
+/** Every load run: our routes, the same on the two Express + React floors, and the node:http floor. */
+const LOAD_RUNS = 3 * benchRoutes('/asset').length + 1;
 
 function startWatchdog(settings: Settings): void {
   const budgetS = FIXED_BUDGET_S + LOAD_RUNS * (settings.durationS + settings.warmupS);
@@ -172,7 +180,11 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
     },
   );
 
-  const rows = toRows(react.results.routes, ours.results, react.results.measured, http.results);
+  const bare = await benchFloor(
+    () => startBareFloor(serverCpus(settings)),
+    (floor) => loadAll(floor, react.results.routes, (route) => route.floorPath, settings, 'bare express+react'),
+  );
+  const rows = toRows(react.results.routes, ours.results, { react: react.results.measured, bare: bare.results }, http.results);
   const report: BenchReport = {
     generatedAt: new Date().toISOString(),
     machine: { ...machine(), busyBefore },
@@ -181,11 +193,14 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
     httpFloor: http.results,
     streaming: ours.streaming,
     coldStart,
-    peakRssMb: { server: ours.peakRssMb, httpFloor: http.peakRssMb, reactFloor: react.peakRssMb },
+    peakRssMb: { server: ours.peakRssMb, httpFloor: http.peakRssMb, reactFloor: react.peakRssMb, bareFloor: bare.peakRssMb },
     firstLoadJs: ours.js,
     targets: evaluateTargets(rows, ours.js.gzipBytes),
   };
-  const unexpected = [...rows, http.results, ...react.results.measured.values()].reduce((sum, m) => sum + m.unexpected, 0);
+  const unexpected = [...rows, http.results, ...react.results.measured.values(), ...bare.results.values()].reduce(
+    (sum, m) => sum + m.unexpected,
+    0,
+  );
   return { report, unexpected };
 }
 
