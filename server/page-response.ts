@@ -3,14 +3,34 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { PipeableStream } from 'react-dom/server';
 
-export const HTML_HEADERS = {
-  'Content-Type': 'text/html; charset=utf-8',
-  // HTML differs per request (nonce, runtime data, digests): never let a cache keep it.
-  'Cache-Control': 'no-store',
-};
+const HTML_TYPE = 'text/html; charset=utf-8';
+const DATA_TYPE = 'application/x-ndjson; charset=utf-8';
 
-/** Per-user data: no shared cache may keep it (and the page URL's own response is HTML). */
-export const DATA_HEADERS = { 'Cache-Control': 'no-store', 'Content-Type': 'application/x-ndjson; charset=utf-8' };
+/** Error pages: they carry a digest and differ per request; no cache may keep them. */
+export const HTML_HEADERS = { 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store' };
+/** A navigation's redirect line: the answer of one request, never reused. */
+export const DATA_HEADERS = { 'Content-Type': DATA_TYPE, 'Cache-Control': 'no-store' };
+
+/**
+ * A page (or its data) with nothing of one user in it: only the browser may store it, and it
+ * asks again before any reuse (so a stored nonce is never served twice), which is what lets
+ * the back/forward cache restore the page; `no-store` would exclude it from that cache
+ * (docs/performance.md, "What is cached where").
+ */
+const SHAREABLE_PAGE = 'private, no-cache';
+/** A session's data or a cookie being set, a failure, or the answer to a write: kept nowhere. */
+const PER_REQUEST_PAGE = 'no-store';
+
+/**
+ * The headers of a rendered page or its data. A route that set its own Cache-Control keeps it:
+ * a loader that reads a cookie of its own says `no-store` there (docs/pages.md).
+ */
+export function pageHeaders(res: Response, kind: 'document' | 'data', status: number, perUser: boolean): Record<string, string> {
+  const type = kind === 'document' ? HTML_TYPE : DATA_TYPE;
+  if (res.hasHeader('Cache-Control')) return { 'Content-Type': type };
+  const stored = status < 300 && !perUser && !res.hasHeader('Set-Cookie');
+  return { 'Content-Type': type, 'Cache-Control': stored ? SHAREABLE_PAGE : PER_REQUEST_PAGE };
+}
 
 /**
  * Sends a body the renderer started (shared/page-seam.ts), unless the response is gone or

@@ -7,7 +7,7 @@ import { httpError, methodNotAllowed } from './failures/http-error.ts';
 import type { FailureRecorder } from './failures/recorder.ts';
 import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from './failures/render-errors.ts';
 import { asNextError, isInstance } from './failures/thrown-value.ts';
-import { DATA_HEADERS, HTML_HEADERS, sendBody, sendResource, setRouteHeaders } from './page-response.ts';
+import { DATA_HEADERS, pageHeaders, sendBody, sendResource, setRouteHeaders } from './page-response.ts';
 import { createPageRequests, pagePath, queryOf, type PageRequestDeps } from './page-request.ts';
 import { isSameOriginTarget } from './redirect-target.ts';
 import { requestDeadline, type Deadline } from './request-deadline.ts';
@@ -96,7 +96,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     setRouteHeaders(res, response.headers);
     const cookie = await deps.sessions.commit(request.context.session);
     if (cookie !== undefined) res.append('Set-Cookie', cookie);
-    if (response.type !== 'redirect') return send(res, next, response);
+    if (response.type !== 'redirect') return send(res, next, request, response);
     checkRedirect(res, response.location);
     // A navigation's redirect is data the browser's router follows; the error handler answers a
     // refusal as JSON, which the browser tells apart by its type.
@@ -126,7 +126,9 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     await answer(res, next, request, await rendered(work, req, res));
   };
 
-  function send(res: Response, next: Next, response: Exclude<PageResponse, { type: 'redirect' }>): void {
+  function send(res: Response, next: Next, request: PageRequest, response: Exclude<PageResponse, { type: 'redirect' }>): void {
+    // What a write answers, or what a session holds, is one user's.
+    const perUser = !READ_METHODS.has(request.method) || Object.keys(request.context.session.data).length > 0;
     switch (response.type) {
       case 'not-found':
         return next();
@@ -134,9 +136,8 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
         // A thrown undefined or null is still a failure, not Express's "no error".
         return next(asNextError(response.error));
       case 'document':
-        return sendBody(res, response.status, HTML_HEADERS, response.body);
       case 'data':
-        return sendBody(res, response.status, DATA_HEADERS, response.body);
+        return sendBody(res, response.status, pageHeaders(res, response.type, response.status, perUser), response.body);
       case 'resource':
         return sendResource(res, response.response);
     }

@@ -37,10 +37,10 @@ describe('health endpoints', () => {
 });
 
 describe('caching and headers', () => {
-  it('serves built assets as immutable for a year and HTML as no-store', async () => {
+  it('serves built assets as immutable for a year and a public page as private, no-cache', async () => {
     const { app } = createTestApp();
     const page = await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
-    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['cache-control']).toBe('private, no-cache');
     expect(page.headers['x-powered-by']).toBeUndefined();
     const script = /<script type="module" src="(\/assets\/[^"]+\.js)"/.exec(page.text)?.[1];
     expect(script).toBeDefined();

@@ -183,7 +183,7 @@ describe('pages from the route table', () => {
         r.on('end', () => done(null, text));
       })
       .expect(200);
-    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
     expect(res.headers['content-type']).toContain('application/x-ndjson');
     const lines = (res.body as string)
       .trim()

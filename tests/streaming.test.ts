@@ -33,7 +33,7 @@ describe('streaming SSR', () => {
     const res = await request(host.app).head('/').set('user-agent', BROWSER_UA);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
     expect(res.text ?? '').toBe('');
   });
 
