@@ -8,9 +8,11 @@ import { createTestApp, type TestApp } from './test-app.ts';
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
 export const SCREENSHOTS = join(import.meta.dirname, '../../artifacts/screenshots');
 
-export function launchBrowser(): Promise<Browser> {
+/** `backForwardCache`: keep Chromium's back/forward cache, which Playwright turns off by default. */
+export function launchBrowser({ backForwardCache = false } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
+    ignoreDefaultArgs: backForwardCache ? ['--disable-back-forward-cache'] : undefined,
     // Without the background-networking flags Chromium calls outside hosts, which are refused here.
     args: [
       '--no-sandbox',
