@@ -25,7 +25,8 @@ export function streamDocument(
         resolve({ type: 'document', status: attempt.status, body: stream });
       };
       const stream = attempt.start({
-        nonce: request.nonce,
+        // React writes a style resource only under its style nonce (shared/Document.tsx).
+        nonce: { script: request.nonce, style: request.nonce },
         onShellReady: request.waitForAll ? undefined : ready,
         onAllReady: request.waitForAll ? ready : undefined,
         onShellError(error) {

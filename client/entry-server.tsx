@@ -88,7 +88,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     options: StreamOptions,
   ) {
     const { pending } = serialized;
-    const { preloadsFor, ...page } = request.page;
+    const { preloadsFor, styleText, ...page } = request.page;
     // The matched routes' chunks load with the entry, not after it.
     const sources = staticContext.matches.map((m) => (m.route.handle as RouteHandle | undefined)?.src).filter((src) => src !== undefined);
     const preloads = [...new Set([...page.assets.preloads, ...preloadsFor(sources)])];
@@ -108,6 +108,8 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       <StrictMode>
         <App
           config={config}
+          styleText={styleText}
+          nonce={styleNonce(options.nonce)}
           router={<StaticRouterProvider router={router} context={staticContext} hydrate={false} nonce={nonce} />}
           after={<DeferredScripts pending={pending} nonce={nonce} />}
         />

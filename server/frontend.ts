@@ -16,6 +16,8 @@ export interface Frontend {
   /** Serves the client's files: Vite's dev middleware, or the built assets. */
   readonly middleware: RequestHandler;
   readonly assets: PageAssets;
+  /** The stylesheets' text by href, when they are written into the document (production). */
+  readonly styleText?: Readonly<Record<string, string>>;
   /** The built chunks of these source modules and the chunks they import. */
   preloadsFor(sources: readonly string[]): readonly string[];
   loadRenderer(): Promise<Renderer>;
@@ -28,6 +30,12 @@ export const CLIENT_ENTRY = 'client/entry-client.tsx';
 const SERVER_ENTRY = '/client/entry-server.tsx';
 /** The stylesheets client/entry-client.tsx imports, in its order. */
 const DEV_STYLES = ['/client/styles.css', '/shared/error-page.css'];
+/**
+ * Stylesheets up to this size (together) are written into the document instead of linked: the
+ * first paint then waits for no request. 14 KB is about what a new connection's first round
+ * trip carries (an initial congestion window of 10 segments, RFC 6928).
+ */
+const MAX_INLINE_CSS_BYTES = 14 * 1024;
 /** Distinct sets of matched routes whose chunks are remembered. */
 const MAX_CACHED_CHUNK_SETS = 256;
 /** The route label of built files on the access line (logged at debug when served: access-log.ts). */
@@ -92,6 +100,16 @@ export function chunksFromManifest(manifest: Record<string, ManifestChunk>, base
 }
 
 /**
+ * The built stylesheets' text by href, if small enough to write into each document. Vite writes
+ * the URLs inside them from the site's root (base '/'), so they resolve the same from any page.
+ */
+function inlineStyles(clientDir: string, hrefs: readonly string[]): Record<string, string> | undefined {
+  const text = Object.fromEntries(hrefs.map((href) => [href, readFileSync(join(clientDir, href), 'utf8')]));
+  const bytes = Object.values(text).reduce((sum, css) => sum + Buffer.byteLength(css), 0);
+  return bytes <= MAX_INLINE_CSS_BYTES ? text : undefined;
+}
+
+/**
  * Production: the built client in `clientDir`, its manifest read once at start-up. With
  * `sharedAssetsDir`, assets this build lacks are served from there (see shared-assets.ts).
  */
@@ -111,9 +129,12 @@ export function createProdFrontend(clientDir: string, renderer: Renderer, shared
   // Not express.static: it follows symlinks and serves subfolders (see shared-assets.ts).
   if (sharedAssetsDir !== undefined) router.use('/assets', serveSharedAssets(sharedAssetsDir));
   router.use(servePublicFiles(clientDir));
+  const linked = assetsFromManifest(manifest);
+  const styleText = inlineStyles(clientDir, linked.styles);
   return {
     middleware: router,
-    assets: assetsFromManifest(manifest),
+    assets: styleText === undefined ? linked : { ...linked, stylesInline: true },
+    styleText,
     preloadsFor: chunksFromManifest(manifest),
     loadRenderer: () => Promise.resolve(renderer),
     fixStack: createSourceMapper().fixStack,

@@ -79,6 +79,7 @@ export function createPageRequests(deps: PageRequestDeps) {
       nonce: res.locals.cspNonce ?? '',
       page: {
         assets: deps.frontend.assets,
+        styleText: deps.frontend.styleText,
         preloadsFor: deps.frontend.preloadsFor,
         requestId: String(req.id),
         hostname: displayHostname(deps.config, res),

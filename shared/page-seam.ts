@@ -59,6 +59,8 @@ export interface PageRequest {
   nonce: string;
   page: {
     assets: PageAssets;
+    /** The text of each stylesheet by its href, when `assets.stylesInline` (server only: never sent as data). */
+    styleText?: Readonly<Record<string, string>>;
     /** The chunks (and what they import) of these source modules, to preload; none in dev. */
     preloadsFor(sources: readonly string[]): readonly string[];
     requestId: string;

@@ -6,6 +6,11 @@ export interface PageAssets {
   /** Chunks the entry imports, preloaded so the browser fetches them in parallel. */
   readonly preloads: readonly string[];
   readonly styles: readonly string[];
+  /**
+   * The server wrote these stylesheets' text into the document (production, when small): the
+   * first paint waits for no request. The browser finds them there by their href.
+   */
+  readonly stylesInline?: boolean;
 }
 
 /** What the browser's router starts from, so hydration needs no second fetch. */

@@ -49,12 +49,20 @@ describe('caching and headers', () => {
     expect(asset.headers['content-type']).toMatch(/javascript/);
   });
 
-  it('preloads the chunks the entry imports, from the Vite manifest', async () => {
+  it('preloads the chunks the entry imports, from the Vite manifest, at low priority, and writes the stylesheet into the page', async () => {
     const { app } = createTestApp();
     const page = await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
     const preloads = [...page.text.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((m) => m[1]);
     expect(preloads.some((href) => /^\/assets\/react-[\w-]+\.js$/.test(href!))).toBe(true);
-    expect(page.text).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css"/);
+    // The first paint waits for no request: no stylesheet link, its text in a nonced <style>.
+    expect([...page.text.matchAll(/<link rel="modulepreload"[^>]*>/g)].every(([link]) => link.includes('fetchPriority="low"'))).toBe(true);
+    expect(page.text).not.toMatch(/<link rel="stylesheet"/);
+    const style = /<style nonce="([^"]+)" data-precedence="default" data-href="(\/assets\/entry-client-[\w-]+\.css)">([^<]+)<\/style>/.exec(
+      page.text,
+    );
+    expect(style?.[1]).toBe(/'nonce-([^']+)'/.exec(page.headers['content-security-policy'] as string)?.[1]);
+    const linked = await request(app).get(style![2]!).expect(200);
+    expect(style![3]).toBe(linked.text);
   });
 
   it('does not serve the Vite manifest or anything outside the assets folder', async () => {

@@ -51,8 +51,8 @@ describe('production process', () => {
 
   it.each(['SIGTERM', 'SIGINT'] as const)('on %s lets an in-flight stream finish, then exits 0', async (signal) => {
     server = await startServer({ DIAGNOSTICS_TOKEN: DIAG_TOKEN, SHUTDOWN_GRACE_MS: '10000' });
-    const stream = await openStream(`${server.url}/_diag/slow?ms=800`, { 'user-agent': BROWSER_UA, ...DIAG });
-    expect(stream.first).toContain('Waiting 800 ms');
+    const stream = await openStream(`${server.url}/_diag/slow?ms=800`, { 'user-agent': BROWSER_UA, ...DIAG }, 'Waiting 800 ms');
+    expect(stream).toMatchObject({ open: true, first: expect.stringContaining('Waiting 800 ms') });
     server.child.kill(signal);
     const done = await stream.rest;
     expect(done.body).toContain('Finished after 800 ms.');

@@ -164,8 +164,8 @@ describe('pages from the route table', () => {
 
   it('a client that disconnects aborts the loader’s signal', async () => {
     const before = seenSignals.length;
-    const stream = await openStream(`${host.url}/fixture/ada?hold=20000`, { 'user-agent': BROWSER_UA });
-    expect(stream.first).toContain('fixture fallback');
+    const stream = await openStream(`${host.url}/fixture/ada?hold=20000`, { 'user-agent': BROWSER_UA }, 'fixture fallback');
+    expect(stream).toMatchObject({ open: true, first: expect.stringContaining('fixture fallback') });
     const signal = seenSignals[before]!;
     expect(signal.aborted).toBe(false);
     stream.destroy();

@@ -111,7 +111,7 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})-[0-9a-f]{16}(-[01])?"/.exec(res.body)?.[1];
     expect(traceId).toBeDefined();
     expect(res.body).toMatch(/<meta name="baggage" content="[^"]*sentry-trace_id=/);
-    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
     await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
   });
 

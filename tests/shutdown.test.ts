@@ -46,8 +46,8 @@ describe('shutdown', () => {
   it('Ctrl-C under npm start, pressed three times, still drains a slow stream completely', async () => {
     group = true;
     server = await startServer({ ...DIAG_ENV, SHUTDOWN_DELAY_MS: '300', SHUTDOWN_GRACE_MS: '10000' }, ['npm', 'start', '--silent']);
-    const stream = await openStream(`${server.url}/_diag/slow?ms=1500`, { 'user-agent': BROWSER_UA, ...DIAG });
-    expect(stream.first).toContain('Waiting 1500 ms');
+    const stream = await openStream(`${server.url}/_diag/slow?ms=1500`, { 'user-agent': BROWSER_UA, ...DIAG }, 'Waiting 1500 ms');
+    expect(stream).toMatchObject({ open: true, first: expect.stringContaining('Waiting 1500 ms') });
     // Each keypress reaches npm and node; npm forwards its copy too.
     signalGroup(server, 'SIGINT');
     await server.logs.waitFor((line) => String(line.msg).startsWith('shutting down'));

@@ -77,16 +77,22 @@ export function fetchOnce(url: string, options: RequestOptions = {}): Promise<Fe
 }
 
 export interface OpenStream {
-  /** The first body chunk. */
+  /** The body received up to the first chunk (or up to `until`, when given). */
   first: string;
+  /** Whether the response was still open then: what came first came before the rest was ready. */
+  open: boolean;
   /** The rest of the response, once it ends. */
   rest: Promise<Pick<Fetched, 'status' | 'headers' | 'chunks' | 'body'>>;
   /** Hang up, as a client that leaves mid-stream does. */
   destroy(): void;
 }
 
-/** Starts a GET and resolves with its first chunk, leaving the response open. */
-export function openStream(url: string, headers: Record<string, string> = {}): Promise<OpenStream> {
+/**
+ * Starts a GET and resolves with its first chunk, or once the body so far contains `until`
+ * (React writes a shell in several chunks), leaving the response open; a response that ends
+ * first resolves with all of it and `open: false`.
+ */
+export function openStream(url: string, headers: Record<string, string> = {}, until?: string): Promise<OpenStream> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers, agent: false }, (res) => {
       const chunks: string[] = [];
@@ -97,8 +103,12 @@ export function openStream(url: string, headers: Record<string, string> = {}): P
         req.on('error', fail);
       });
       rest.catch(() => {}); // a test that destroys the stream does not await the rest
-      res.once('data', (chunk: string) => resolve({ first: chunk, rest, destroy: () => req.destroy() }));
-      res.on('data', (chunk: string) => chunks.push(chunk));
+      const settle = (open: boolean) => resolve({ first: chunks.join(''), open, rest, destroy: () => req.destroy() });
+      res.on('data', (chunk: string) => {
+        chunks.push(chunk);
+        if (until === undefined || chunks.join('').includes(until)) settle(true);
+      });
+      res.on('end', () => settle(false));
     });
     req.on('error', reject);
     req.end();
