@@ -15,8 +15,10 @@ export default function Guide() {
         ))}
       </nav>
       <h1>{topic.title}</h1>
-      {topic.body.map((paragraph) => (
-        <p key={paragraph}>{paragraph}</p>
+      {topic.body.map((paragraph, i) => (
+        <p key={paragraph} className={i === 0 ? 'lead' : undefined}>
+          {paragraph}
+        </p>
       ))}
       <section>
         <h2>Related</h2>

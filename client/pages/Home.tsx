@@ -17,8 +17,16 @@ export default function Home() {
   return (
     <>
       <h1>react-ssr-host</h1>
-      <p>A streamed, server-rendered React 19 page that hydrates in your browser.</p>
+      <p className="lead">A streamed, server-rendered React 19 page that hydrates in your browser.</p>
       <p className="muted" data-testid="rendered-at">{`Loaded by the server at ${renderedAt}.`}</p>
+      <p>
+        Next: <Link to="/guide/streaming">how the guide pages load</Link>.
+      </p>
+      <section>
+        <h2>Interactive after hydration</h2>
+        <Counter />
+      </section>
+      {/* Last on the page: when it streams in, nothing below it moves (no layout shift). */}
       <section>
         <h2>Streamed section</h2>
         <Suspense fallback={<p data-testid="streamed-fallback">Loading the streamed section…</p>}>
@@ -33,13 +41,6 @@ export default function Home() {
           </Await>
         </Suspense>
       </section>
-      <section>
-        <h2>Interactive after hydration</h2>
-        <Counter />
-      </section>
-      <p>
-        Next: <Link to="/guide/streaming">how the guide pages load</Link>.
-      </p>
     </>
   );
 }
