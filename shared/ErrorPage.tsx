@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { DIGEST_LABEL, clientErrorMessage, serverErrorMessage } from './messages.ts';
 
 export type ErrorPageProps =
@@ -9,24 +10,38 @@ export type ErrorPageProps =
  * What a user sees when something fails. The reload is a plain link, so it works without
  * JavaScript; the digest is selectable in one click so it can be pasted into a support request.
  */
+function Frame({ inline, children }: { inline?: boolean; children: ReactNode }) {
+  // A route boundary shows the same content inside the page's layouts, as a section. ARIA in
+  // HTML allows no role on <main>: the whole page's alert is the block inside it.
+  if (inline) {
+    return (
+      <section className="error error--inline" role="alert">
+        {children}
+      </section>
+    );
+  }
+  return (
+    <main className="error">
+      <div role="alert">{children}</div>
+    </main>
+  );
+}
+
 export function ErrorPage(props: ErrorPageProps) {
-  // A route boundary shows the same content inside the page's layouts, as a section.
-  const Root = props.inline ? 'section' : 'main';
-  const className = props.inline ? 'error error--inline' : 'error';
   if (props.side === 'http') {
     return (
-      <Root className={className} role="alert">
+      <Frame inline={props.inline}>
         <h1>{props.status}</h1>
         <h2>{props.message}</h2>
         <p>
           <a href="/">Go to the home page</a>
         </p>
-      </Root>
+      </Frame>
     );
   }
   const message = props.side === 'server' ? serverErrorMessage(props.hostname) : clientErrorMessage(props.hostname);
   return (
-    <Root className={className} role="alert">
+    <Frame inline={props.inline}>
       <h2>{message}</h2>
       <p>
         {`${DIGEST_LABEL}: `}
@@ -37,6 +52,6 @@ export function ErrorPage(props: ErrorPageProps) {
         Reload
       </a>
       {props.side === 'server' && props.detail !== undefined && <pre>{props.detail}</pre>}
-    </Root>
+    </Frame>
   );
 }

@@ -35,7 +35,7 @@ describe('in a real browser', () => {
   it('shows the client error page when the page throws after hydration, and the server log gets its digest', async () => {
     const { page, console, close } = await openPage(suite.browser, DIAG);
     await page.goto(`${suite.origin}/_diag/client-error`);
-    const main = page.locator('main[role="alert"]');
+    const main = page.locator('main [role="alert"]');
     await main.waitFor();
     expect(await main.innerText()).toContain(clientErrorMessage('localhost'));
     const digest = await page.locator('code[data-digest]').innerText();

@@ -9,8 +9,8 @@ import { DIAG } from '../support/test-app.ts';
 const SCREENS = [
   { name: 'route-boundary', path: '/_diag/loader-error', selector: 'section[role="alert"]', text: serverErrorMessage('localhost') },
   { name: 'not-found', path: '/guide/no-such-topic', selector: 'section[role="alert"]', text: NOT_FOUND_MESSAGE },
-  { name: 'server-error-page', path: '/_diag/server-error', selector: 'main[role="alert"]', text: serverErrorMessage('localhost') },
-  { name: 'client-error-page', path: '/_diag/client-error', selector: 'main[role="alert"]', text: clientErrorMessage('localhost') },
+  { name: 'server-error-page', path: '/_diag/server-error', selector: 'main [role="alert"]', text: serverErrorMessage('localhost') },
+  { name: 'client-error-page', path: '/_diag/client-error', selector: 'main [role="alert"]', text: clientErrorMessage('localhost') },
 ] as const;
 const WIDTHS = [375, 1280] as const;
 const SCHEMES = ['light', 'dark'] as const;
@@ -34,7 +34,8 @@ describe('error screens', () => {
             await page.emulateMedia({ colorScheme });
             await page.setViewportSize({ width, height: 800 });
             const style = await alert.evaluate((element) => {
-              const css = getComputedStyle(element);
+              // The frame: a route boundary's alert section, or the <main> around a whole page's alert.
+              const css = getComputedStyle(element.closest('.error')!);
               const heading = getComputedStyle(element.querySelector('h2')!);
               return {
                 align: css.textAlign,
