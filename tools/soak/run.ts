@@ -30,6 +30,8 @@ const DEFAULT_CONCURRENCY = 64;
 const MAX_REQUESTS_PER_S = 5_000;
 /** Spawn, settles, the drain and the checks, beyond the traffic itself. */
 const FIXED_BUDGET_S = 90;
+/** Of the server's last log line and stderr, shown when the soak fails. */
+const MAX_SHOWN_CHARS = 2_000;
 
 async function assetPath(server: RunningServer): Promise<string> {
   const home = await fetchOnce(`${server.url}/`, { headers: { ...BROWSER_HEADERS } });
@@ -63,12 +65,29 @@ async function main(): Promise<number> {
   }, budgetS * 1000).unref();
 
   const server = await startAppServer({ logLevel: 'info', keepLines: false });
+  console.log(`soak: server pid ${server.pid} at ${server.url}, LOG_LEVEL=info; ${warmupS} s warm-up + ${durationS} s soak`);
+
+  try {
+    return await soakAndCheck(server, warmupS, durationS, concurrency);
+  } catch (error) {
+    // A client that cannot reach the server says only ECONNREFUSED: say whether the server is
+    // gone, how it ended and what it last wrote, so one failed CI run is enough to act on.
+    throw new Error(`${(error as Error).message}\n${serverState(server)}`, { cause: error });
+  }
+}
+
+function serverState(server: RunningServer): string {
+  const state = server.isRunning() ? 'the server is still running' : 'the server had exited';
+  const last = server.logs.last === undefined ? 'none' : JSON.stringify(server.logs.last).slice(0, MAX_SHOWN_CHARS);
+  const stderr = server.stderr().slice(-MAX_SHOWN_CHARS) || '(empty)';
+  return `${state} (pid ${server.pid}); its last log line: ${last}\nits stderr: ${stderr}`;
+}
+
+async function soakAndCheck(server: RunningServer, warmupS: number, durationS: number, concurrency: number): Promise<number> {
   const logs = server.logs;
   let signalled = false;
   let aliveUntilSigterm = true;
   void server.exited.then(() => (aliveUntilSigterm &&= signalled));
-  console.log(`soak: server pid ${server.pid} at ${server.url}, LOG_LEVEL=info; ${warmupS} s warm-up + ${durationS} s soak`);
-
   const mix = buildMix(await assetPath(server));
   const warm = await phase(server, mix, 'warm-up', warmupS, concurrency);
   const afterWarmup = await settledSample(server);
