@@ -80,6 +80,50 @@ export function routeModuleSources(): Plugin {
   };
 }
 
+/** The route table's synthetic routes (client/routes.tsx): an empty list unless a benchmark asks. */
+const SYNTHETIC_ROUTES_MODULE = fileURLToPath(new URL('client/synthetic-routes.ts', import.meta.url));
+/** Where the client build records how many it has (tools/ensure-build.js reads it). */
+export const SYNTHETIC_ROUTES_RECORD = '.vite/synthetic-routes.json';
+/** Enough for any benchmark; a typo must not build a million routes. */
+const MAX_SYNTHETIC_ROUTES = 10_000;
+const SYNTHETIC_PAGE = 'client/pages/Synthetic.tsx';
+
+/** `SYNTHETIC_ROUTES`: an integer from 0 to MAX_SYNTHETIC_ROUTES, 0 when unset. */
+export function syntheticRouteCount(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 0;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 0 || count > MAX_SYNTHETIC_ROUTES) {
+    throw new Error(`Invalid SYNTHETIC_ROUTES=${JSON.stringify(raw)}: expected an integer from 0 to ${MAX_SYNTHETIC_ROUTES}`);
+  }
+  return count;
+}
+
+/**
+ * For benchmarks only (docs/performance.md, "Route-table growth"): `count` routes
+ * `/synthetic/<i>/:id` under the site layout, each written out as an app would write it (its own
+ * entry and lazy page import, no loader), so the table costs what a table that size costs. The
+ * client build records the count, so a synthetic build is never served by accident.
+ */
+export function syntheticRoutes(count: number): Plugin {
+  const page = JSON.stringify(fileURLToPath(new URL(SYNTHETIC_PAGE, import.meta.url)));
+  return {
+    name: 'react-ssr-host:synthetic-routes',
+    load(id) {
+      if (count === 0 || id !== SYNTHETIC_ROUTES_MODULE) return undefined;
+      const entries = Array.from(
+        { length: count },
+        (_, i) =>
+          `{ id: 'synthetic-${i}', path: 'synthetic/${i}/:id', page: Object.assign(() => import(${page}), { src: '${SYNTHETIC_PAGE}' }) }`,
+      );
+      return `export const syntheticRoutes = [${entries.join(',\n')}];\n`;
+    },
+    writeBundle(options) {
+      if (options.dir === undefined || this.environment.config.consumer !== 'client') return;
+      writeFileSync(join(options.dir, SYNTHETIC_ROUTES_RECORD), `${JSON.stringify({ syntheticRoutes: count })}\n`);
+    },
+  };
+}
+
 /** Text the browser fetches; images and fonts are compressed formats already. */
 const COMPRESSIBLE_ASSET = /\.(?:js|mjs|css|svg|map|json|txt|html|xml|webmanifest)$/;
 /** Below this a compressed copy saves less than its headers cost: not worth a second file. */
@@ -127,7 +171,13 @@ export function precompressAssets(): Plugin {
 // (the process entry, with the React renderer inside; dependencies stay external so Sentry's
 // `--import` instrumentation sees the real packages).
 export default defineConfig(({ isSsrBuild, mode }) => ({
-  plugins: [serverOnlyModules(), routeModuleSources(), react(), ...(isSsrBuild ? [] : [precompressAssets()])],
+  plugins: [
+    serverOnlyModules(),
+    routeModuleSources(),
+    syntheticRoutes(syntheticRouteCount(process.env.SYNTHETIC_ROUTES)),
+    react(),
+    ...(isSsrBuild ? [] : [precompressAssets()]),
+  ],
   resolve: { alias: mode === 'production' ? ROUTER_PRODUCTION : [] },
   ssr: mode === 'production' ? { noExternal: ['react-router'] } : undefined,
   build: isSsrBuild

@@ -2,6 +2,7 @@
 // here (README, "Add a page"). Pages and layouts load lazily, one chunk each; a `server`
 // module runs only on the server (its code never reaches the browser: vite.config.ts).
 import { defineRoutes } from './router/route-entry.ts';
+import { syntheticRoutes } from './synthetic-routes.ts';
 import type { GuideData } from './pages/guide.server.ts';
 
 export const routes = defineRoutes([
@@ -41,6 +42,8 @@ export const routes = defineRoutes([
         meta: { title: 'Guestbook · react-ssr-host', description: 'Sign the guestbook: a form that works with and without JavaScript.' },
         boundary: true,
       },
+      // None, unless built with SYNTHETIC_ROUTES=<n> for a benchmark (vite.config.ts).
+      ...syntheticRoutes,
     ],
   },
   // A resource route: no page, its loader's Response is the answer (GET and HEAD).

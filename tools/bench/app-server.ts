@@ -24,11 +24,13 @@ export interface AppServerOptions {
   env?: Record<string, string>;
   /** The bench's cold start is timed to the first 200 from /healthz, as it always was. */
   readyOn?: 'listening-line' | 'healthz';
+  /** Another build's server (the route-growth rows' synthetic build); the frozen copy of dist/ by default. */
+  serverEntry?: string;
 }
 
 export function startAppServer(options: AppServerOptions): Promise<RunningServer> {
   return spawnServer({
-    command: ['node', buildSnapshot().serverEntry],
+    command: ['node', options.serverEntry ?? buildSnapshot().serverEntry],
     env: { LOG_LEVEL: options.logLevel, DIAGNOSTICS_TOKEN, DIGEST_KEY, ...options.env },
     keepLines: options.keepLines,
     stdoutFile: options.stdoutFile,

@@ -18,6 +18,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     /** Seconds before a request counts as a timeout. */
     timeout?: number;
+    /** Each request can be rewritten before it is sent: a fresh path per request, say. */
+    requests?: { setupRequest?: (request: { path: string }) => { path: string } }[];
     /** A run whose results are discarded, made first with these settings. */
     warmup?: { connections: number; duration: number };
   }

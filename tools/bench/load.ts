@@ -47,6 +47,8 @@ export async function loadRoute(
   expect: number,
   settings: LoadSettings,
   logBytes: () => number = () => 0,
+  /** A path per request, where one path would let a per-path memo stand in for the work. */
+  nextPath?: () => string,
 ): Promise<Measured> {
   const cpuBefore = cpuSeconds(pid);
   const logBefore = logBytes();
@@ -56,6 +58,7 @@ export async function loadRoute(
     connections: settings.connections,
     duration: settings.durationS,
     timeout: TIMEOUT_S,
+    requests: nextPath && [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }],
     warmup: { connections: settings.connections, duration: settings.warmupS },
   });
   const cpu = cpuSeconds(pid) - cpuBefore;

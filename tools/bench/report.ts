@@ -8,6 +8,7 @@ import { STREAMED_MS, STREAMED_PATH } from './routes.ts';
 import { ROOT } from '../harness/paths.ts';
 import { benchTable, toMarkdown, toText } from './table.ts';
 import type { Row, Target } from './targets.ts';
+import { growthTable, type GrowthReport } from './route-growth.ts';
 
 export const ARTIFACT_DIR = join(ROOT, 'artifacts/bench');
 
@@ -23,6 +24,8 @@ export interface BenchReport {
   peakRssMb: { server: number; httpFloor: number; reactFloor: number; bareFloor: number };
   firstLoadJs: FirstLoadJs;
   targets: Target[];
+  /** The same requests against the demo's route table and a build with 1,000 more routes. */
+  growth: GrowthReport;
 }
 
 export function machine(): Omit<BenchReport['machine'], 'busyBefore'> {
@@ -77,6 +80,8 @@ export function renderText(report: BenchReport): string {
     'Targets:',
     ...targetLines(report.targets).map((line) => `  ${line}`),
     '',
+    toText(growthTable(report.growth)),
+    '',
     ...notes(report),
   ].join('\n');
 }
@@ -92,6 +97,8 @@ export function renderMarkdown(report: BenchReport): string {
     'Targets:',
     '',
     ...targetLines(report.targets).map((line) => `- ${line}`),
+    '',
+    toMarkdown(growthTable(report.growth)),
     '',
     ...notes(report).map((line) => `> ${line}\n>`),
   ].join('\n');

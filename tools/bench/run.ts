@@ -16,6 +16,7 @@ import { machine, renderText, writeArtifacts, type BenchReport } from './report.
 import { benchRoutes, STREAMED_PATH, withFloorAsset, type BenchRoute } from './routes.ts';
 import type { RunningServer } from '../harness/spawn.ts';
 import { evaluateTargets, type Row } from './targets.ts';
+import { benchRouteGrowth, GROWTH_LOAD_RUNS } from './route-growth.ts';
 
 /** As in production: every access line and every failure line is written (to a file). */
 const SERVER_LOG_LEVEL = 'info';
@@ -149,7 +150,7 @@ function toRows(
 }
 
 /** Every load run: our routes, the same on the two Express + React floors, and the node:http floor. */
-const LOAD_RUNS = 3 * benchRoutes('/asset').length + 1;
+const LOAD_RUNS = 3 * benchRoutes('/asset').length + 1 + GROWTH_LOAD_RUNS;
 
 function startWatchdog(settings: Settings): void {
   const budgetS = FIXED_BUDGET_S + LOAD_RUNS * (settings.durationS + settings.warmupS);
@@ -184,6 +185,7 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
     () => startBareFloor(serverCpus(settings)),
     (floor) => loadAll(floor, react.results.routes, (route) => route.floorPath, settings, 'bare express+react'),
   );
+  const growth = await benchRouteGrowth(settings, serverCpus(settings));
   const rows = toRows(react.results.routes, ours.results, { react: react.results.measured, bare: bare.results }, http.results);
   const report: BenchReport = {
     generatedAt: new Date().toISOString(),
@@ -196,8 +198,10 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
     peakRssMb: { server: ours.peakRssMb, httpFloor: http.peakRssMb, reactFloor: react.peakRssMb, bareFloor: bare.peakRssMb },
     firstLoadJs: ours.js,
     targets: evaluateTargets(rows, ours.js.gzipBytes),
+    growth,
   };
-  const unexpected = [...rows, http.results, ...react.results.measured.values(), ...bare.results.values()].reduce(
+  const grown = [...Object.values(growth.demo.rows), ...Object.values(growth.grown.rows)];
+  const unexpected = [...rows, http.results, ...react.results.measured.values(), ...bare.results.values(), ...grown].reduce(
     (sum, m) => sum + m.unexpected,
     0,
   );
