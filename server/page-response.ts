@@ -22,14 +22,15 @@ const SHAREABLE_PAGE = 'private, no-cache';
 const PER_REQUEST_PAGE = 'no-store';
 
 /**
- * The headers of a rendered page or its data. A route that set its own Cache-Control keeps it:
- * a loader that reads a cookie of its own says `no-store` there (docs/pages.md).
+ * The headers of a rendered page or its data. One user's answer is no-store whatever its routes
+ * said; otherwise a route that set its own Cache-Control keeps it (a loader that reads a cookie
+ * of its own says `no-store` there: docs/pages.md).
  */
 export function pageHeaders(res: Response, kind: 'document' | 'data', status: number, perUser: boolean): Record<string, string> {
   const type = kind === 'document' ? HTML_TYPE : DATA_TYPE;
+  if (status >= 300 || perUser || res.hasHeader('Set-Cookie')) return { 'Content-Type': type, 'Cache-Control': PER_REQUEST_PAGE };
   if (res.hasHeader('Cache-Control')) return { 'Content-Type': type };
-  const stored = status < 300 && !perUser && !res.hasHeader('Set-Cookie');
-  return { 'Content-Type': type, 'Cache-Control': stored ? SHAREABLE_PAGE : PER_REQUEST_PAGE };
+  return { 'Content-Type': type, 'Cache-Control': SHAREABLE_PAGE };
 }
 
 /**

@@ -75,4 +75,12 @@ describe('what a browser may keep of a page', () => {
     const data = await request(host).get('/_data/writes?do=own-cache-control&_routes=writes').expect(200);
     expect(data.headers['cache-control']).toBe('public, max-age=60');
   });
+
+  it('a route’s own Cache-Control never makes one user’s page storable', async () => {
+    const { app: host } = app();
+    const first = await request(host).get('/writes').expect(200);
+    const session = (first.headers['set-cookie'] as unknown as string[])[0]!.split(';')[0]!;
+    const page = await request(host).get('/writes?do=own-cache-control').set('Cookie', session).expect(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+  });
 });
