@@ -198,7 +198,10 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         emptyOutDir: true,
         manifest: true,
         rolldownOptions: {
-          input: 'client/entry-client.tsx',
+          // The route table is an entry of its own that no page loads: it makes each page its
+          // chunk and names them in the manifest, while the browser learns the table a branch at
+          // a time from the server (shared/route-discovery.ts), whatever its size.
+          input: ['client/entry-client.tsx', 'client/routes.tsx'],
           // React changes less often than the app: its own chunk stays cached across releases.
           output: { codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] } },
         },

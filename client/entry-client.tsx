@@ -12,8 +12,7 @@ import { PrefetchContext } from './router/Link.tsx';
 import { routeFailure } from './router/route-failure.ts';
 import { createDataStrategy } from './router/navigation.ts';
 import { createPrefetcher } from './router/prefetch.ts';
-import { loaderRouteIds, toRouterRoutes } from './router/react-router-routes.ts';
-import { routes as table } from './routes.tsx';
+import { createRouteDiscovery } from './router/route-discovery.ts';
 import { reloadOnStaleChunk } from './stale-chunk.ts';
 import './styles.css';
 // After the app's styles: an error inside a page keeps the error pages' look.
@@ -34,14 +33,11 @@ reloadOnStaleChunk();
 // DSN its chunk is never fetched and failures go to the server's own endpoint.
 const errorHooks = config.sentry ? (await import('./sentry.ts')).initSentry(config.sentry) : createErrorHooks(reportToServer);
 
-// Loader data comes from the server: in this page for the first render, then per navigation;
-// actions run there too, asked by the same data strategy.
-const fromServer = () => {
-  throw new Error('Route data is loaded by the data strategy (client/router/navigation.ts)');
-};
-const routes = toRouterRoutes(table, { loader: () => fromServer, action: () => fromServer, resources: false });
-const loaderIds = loaderRouteIds(table);
-const prefetcher = createPrefetcher(routes, loaderIds);
+// The router starts from the routes this page matched and learns others from the server as
+// links are prefetched or followed. Loader data comes from the server too: in this page for the
+// first render, then per navigation; actions run there, asked by the same data strategy.
+const discovery = createRouteDiscovery(config.build, config.router.routes);
+const { routes } = discovery;
 
 /** The matched routes' code must be here before hydration, or React would render nothing for them. */
 async function loadMatchedRoutes(all: RouteObject[]): Promise<void> {
@@ -62,13 +58,19 @@ connectPageScripts(deferred.settle);
 const abandonPending = () => deferred.abandon(routeFailure(503, undefined));
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', abandonPending, { once: true });
 else abandonPending();
+const prefetcher = createPrefetcher(
+  () => router.routes,
+  discovery.dataRouteIds,
+  (pathname) => discovery.discover(pathname, (parentId, children) => router.patchRoutes(parentId, children)),
+);
 const router = createBrowserRouter(routes, {
   hydrationData: {
     loaderData: deferred.revive(config.router.loaderData),
     actionData: config.router.actionData,
     errors: config.router.errors,
   },
-  dataStrategy: createDataStrategy(prefetcher, loaderIds, () => router.state.revalidation === 'loading'),
+  dataStrategy: createDataStrategy(prefetcher, discovery.dataRouteIds, () => router.state.revalidation === 'loading'),
+  patchRoutesOnNavigation: discovery.patchRoutesOnNavigation(() => router.state.navigation),
 });
 
 /** React's root hooks report errors once (report-error.tsx); the router must not log them again. */

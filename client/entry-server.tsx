@@ -29,6 +29,7 @@ import { isNotFound, routeFailure, type RouteFailure } from './router/route-fail
 import type { RouteEntry } from './router/route-entry.ts';
 import { HOST_ROUTE_ID, toRouterRoutes } from './router/react-router-routes.ts';
 import { createBranchHandlers } from './router/branch-handlers.ts';
+import { describeBranch } from './router/route-descriptions.ts';
 import { handleOf, methodsOf, targetOf } from './router/route-methods.ts';
 import { asTransported } from './router/transport.ts';
 import { asResponse, callContext, fetchRequest, redirectOf, serverAction, serverLoader, untilAborted } from './router/server-calls.ts';
@@ -58,7 +59,7 @@ function scriptNonce(nonce: StreamOptions['nonce']): string | undefined {
 
 /** A renderer for a route table: the app's own, or a test's. */
 export function createRenderer(entries: RouteEntry[]): Renderer {
-  const routes = toRouterRoutes(entries, { loader: serverLoader, action: serverAction, resources: true });
+  const routes = toRouterRoutes(entries, { loader: serverLoader, action: serverAction });
   // Matched once against the whole table; each request's handler knows only the routes it matched.
   const { match: matchesOf, handlerFor } = createBranchHandlers(routes);
   type Matches = NonNullable<ReturnType<typeof matchesOf>>;
@@ -100,6 +101,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
         actionData: staticContext.actionData,
         errors: staticContext.errors,
         deferred: pending.map((value) => value.id),
+        routes: describeBranch(staticContext.matches, preloadsFor),
       },
     };
     const router = createStaticRouter(handler.dataRoutes, staticContext);
@@ -229,6 +231,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       document: (request, onError) => document(matches, request, onError),
       data: (request, routeIds, onError) => data(matches, request, routeIds, onError),
       resource: (request, onError) => resource(matches, request, onError),
+      describe: (chunksOf) => describeBranch(matches, chunksOf),
     };
   }
 

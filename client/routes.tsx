@@ -3,7 +3,6 @@
 // module runs only on the server (its code never reaches the browser: vite.config.ts).
 import { defineRoutes } from './router/route-entry.ts';
 import { syntheticRoutes } from './synthetic-routes.ts';
-import type { GuideData } from './pages/guide.server.ts';
 
 export const routes = defineRoutes([
   {
@@ -24,7 +23,6 @@ export const routes = defineRoutes([
         path: 'guide/:topic?',
         page: () => import('./pages/Guide.tsx'),
         server: () => import('./pages/guide.server.ts'),
-        meta: (data: GuideData) => ({ title: `${data.topic.title} · Guide`, description: data.topic.summary }),
         boundary: true,
       },
       {

@@ -17,6 +17,7 @@ import { createHealthRouter } from './health.ts';
 import { createAccessLog } from './access-log.ts';
 import type { Metrics } from './metrics.ts';
 import { createPageHandlers, DATA_PATH } from './pages.ts';
+import { createRouteDiscovery, DISCOVERY_PATH } from './route-discovery.ts';
 import { createRefusalSummary, type RefusalSummary } from './refusal-summary.ts';
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
 import { normalizeTarget, rejectMalformedTarget } from './request-target.ts';
@@ -106,6 +107,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(createClientErrorsRouter(deps.logger, proofs));
   if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger));
   if (config.diagnosticsToken !== undefined) app.use('/_diag', createDiagnosticsRouter(config));
+  app.use(DISCOVERY_PATH, createRouteDiscovery(config, deps.frontend));
   app.use(DATA_PATH, pages.data);
   app.use(pages.page);
   app.use(() => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type RequestHandler } from 'express';
@@ -16,6 +17,8 @@ export interface Frontend {
   /** Serves the client's files: Vite's dev middleware, or the built assets. */
   readonly middleware: RequestHandler;
   readonly assets: PageAssets;
+  /** Names the release: a hash of the client build's manifest, `dev` in development. */
+  readonly build: string;
   /** The stylesheets' text by href, when they are written into the document (production). */
   readonly styleText?: Readonly<Record<string, string>>;
   /** The built chunks of these source modules and the chunks they import. */
@@ -36,6 +39,8 @@ const DEV_STYLES = ['/client/styles.css', '/shared/error-page.css'];
  * trip carries (an initial congestion window of 10 segments, RFC 6928).
  */
 const MAX_INLINE_CSS_BYTES = 14 * 1024;
+/** Characters of the release's name: 72 bits of the manifest's hash, ample to tell releases apart. */
+const BUILD_ID_LENGTH = 12;
 /** Distinct sets of matched routes whose chunks are remembered. */
 const MAX_CACHED_CHUNK_SETS = 256;
 /** The route label of built files on the access line (logged at debug when served: access-log.ts). */
@@ -114,7 +119,8 @@ function inlineStyles(clientDir: string, hrefs: readonly string[]): Record<strin
  * `sharedAssetsDir`, assets this build lacks are served from there (see shared-assets.ts).
  */
 export function createProdFrontend(clientDir: string, renderer: Renderer, sharedAssetsDir?: string): Frontend {
-  const manifest = JSON.parse(readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const manifestText = readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8');
+  const manifest = JSON.parse(manifestText) as Record<string, ManifestChunk>;
   // redirect: false: a path that resolves to a folder (`/assets/x/..`) is a 404, not a 301 to it.
   const options = { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false, redirect: false };
   const router = express.Router();
@@ -134,6 +140,7 @@ export function createProdFrontend(clientDir: string, renderer: Renderer, shared
   return {
     middleware: router,
     assets: styleText === undefined ? linked : { ...linked, stylesInline: true },
+    build: createHash('sha256').update(manifestText).digest('base64url').slice(0, BUILD_ID_LENGTH),
     styleText,
     preloadsFor: chunksFromManifest(manifest),
     loadRenderer: () => Promise.resolve(renderer),
@@ -156,6 +163,7 @@ export async function createDevFrontend(root: string, hmrPort: number): Promise<
     // Linked as well as imported, so a dev page is styled before its JavaScript runs (Vite
     // serves a stylesheet request as plain CSS; the imported copy is what HMR updates).
     assets: { scripts: ['/@vite/client', `/${CLIENT_ENTRY}`], preloads: [], styles: DEV_STYLES },
+    build: 'dev',
     preloadsFor: () => [],
     loadRenderer: () => vite.ssrLoadModule(SERVER_ENTRY) as Promise<Renderer>,
     close: () => vite.close(),

@@ -81,6 +81,7 @@ export function createPageRequests(deps: PageRequestDeps) {
         assets: deps.frontend.assets,
         styleText: deps.frontend.styleText,
         preloadsFor: deps.frontend.preloadsFor,
+        build: deps.frontend.build,
         requestId: String(req.id),
         hostname: displayHostname(deps.config, res),
         trace: deps.traceMeta?.(),

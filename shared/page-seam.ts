@@ -7,6 +7,7 @@ import type { PipeableStream, RenderToPipeableStreamOptions } from 'react-dom/se
 import type { Readable } from 'node:stream';
 import type { Session } from 'react-router';
 import type { ErrorPageProps } from './ErrorPage.tsx';
+import type { RouteDescriptor } from './route-discovery.ts';
 import type { BrowserSentryConfig, PageAssets, TraceMeta } from './runtime.ts';
 
 export type StreamOptions = Omit<RenderToPipeableStreamOptions, 'bootstrapModules' | 'bootstrapScriptContent'>;
@@ -63,6 +64,8 @@ export interface PageRequest {
     styleText?: Readonly<Record<string, string>>;
     /** The chunks (and what they import) of these source modules, to preload; none in dev. */
     preloadsFor(sources: readonly string[]): readonly string[];
+    /** The release (shared/route-discovery.ts). */
+    build: string;
     requestId: string;
     /** The host name error texts show, validated by the server. */
     hostname: string;
@@ -121,6 +124,8 @@ export interface MatchedRoute {
   data(request: PageRequest, routeIds: readonly string[], onError: OnError): Promise<PageResponse | { type: 'unmatched'; ids: string[] }>;
   /** A resource route's loader (GET, HEAD) or action. */
   resource(request: PageRequest, onError: OnError): Promise<PageResponse>;
+  /** The matched routes as the browser's router learns them; none for a resource route. `chunksOf` is preloadsFor. */
+  describe(chunksOf: (sources: readonly string[]) => readonly string[]): readonly RouteDescriptor[];
 }
 
 export interface Renderer {

@@ -1,4 +1,5 @@
 // What the server tells the browser about this page, written into the document as JSON.
+import type { RouteDescriptor } from './route-discovery.ts';
 
 export interface PageAssets {
   /** Module scripts the browser runs to hydrate (the client entry). */
@@ -23,6 +24,8 @@ export interface RouterSnapshot {
   readonly actionData?: Readonly<Record<string, unknown>> | null;
   /** The pending values this response streams in later, in order. */
   readonly deferred: readonly string[];
+  /** The routes this URL matched; the browser learns others as it needs them (shared/route-discovery.ts). */
+  readonly routes: readonly RouteDescriptor[];
 }
 
 /** The server request's trace (Sentry's sentry-trace and baggage), continued by the browser. */
@@ -45,6 +48,8 @@ export interface RuntimeConfig {
   /** The host name error texts show, validated by the server. */
   readonly hostname: string;
   readonly assets: PageAssets;
+  /** The release this page is from: route discovery asks for this one's routes (shared/route-discovery.ts). */
+  readonly build: string;
   /** The page load's request id, sent back with client error reports. */
   readonly requestId: string;
   readonly trace?: TraceMeta;

@@ -9,12 +9,7 @@ import { pageDigest } from '../tools/harness/digests.ts';
 import { fetchOnce, openStream } from '../tools/harness/http.ts';
 import { listeningTestApp, DIAG } from './support/test-app.ts';
 import { BROWSER_UA } from '../tools/harness/user-agents.ts';
-
-function runtimeOf(html: string): { router: { loaderData: Record<string, unknown>; errors: unknown } } {
-  const json = /window\.__REACT_SSR_HOST__=(\{.*?\})<\/script>/.exec(html)?.[1];
-  if (json === undefined) throw new Error('no runtime config in the page');
-  return JSON.parse(json) as never;
-}
+import { pageConfig } from './support/page-config.ts';
 
 describe('pages from the route table', () => {
   const host = listeningTestApp({}, {}, createRenderer([...routes, fixture]));
@@ -23,7 +18,7 @@ describe('pages from the route table', () => {
     const res = await request(host.app).get('/fixture/ada').expect(200);
     expect(res.text).toContain('Hello from the fixture, ada');
     expect(res.text).toContain('<title>Fixture page</title>');
-    expect(runtimeOf(res.text).router.loaderData.fixture).toMatchObject({
+    expect(pageConfig(res.text).router.loaderData.fixture).toMatchObject({
       greeting: 'Hello from the fixture, ada',
       later: { __deferred: 'fixture:later' },
     });
@@ -48,7 +43,7 @@ describe('pages from the route table', () => {
 
   it('a layout’s loader runs once per request and its data reaches the page', async () => {
     const res = await request(host.app).get('/guide/streaming').expect(200);
-    const { loaderData } = runtimeOf(res.text).router;
+    const { loaderData } = pageConfig(res.text).router;
     expect(Object.keys(loaderData).sort()).toEqual(['guide', 'site']);
     expect(res.text).toContain('class="site-header"');
   });
@@ -141,7 +136,7 @@ describe('pages from the route table', () => {
   it('a loader sees the same query string on a document load and in navigation data', async () => {
     const query = '?a&b=%20x&c=1+2';
     const page = await request(host.app).get(`/fixture/q${query}`).expect(200);
-    expect(runtimeOf(page.text).router.loaderData.fixture).toMatchObject({ search: query });
+    expect(pageConfig(page.text).router.loaderData.fixture).toMatchObject({ search: query });
     const data = await request(host.app).get(`/_data/fixture/q${query}&_routes=fixture`).expect(200);
     expect(JSON.parse(data.text.split('\n')[0]!)).toMatchObject({ data: { fixture: { search: query } } });
   });

@@ -65,7 +65,7 @@ describe('the compiled route matcher', () => {
   });
 
   it('matches as matchRoutes on the app’s own table, diagnostics and resource routes included', () => {
-    const appRoutes = toRouterRoutes(routes, { loader: () => () => null, action: () => () => null, resources: true });
+    const appRoutes = toRouterRoutes(routes, { loader: () => () => null, action: () => () => null });
     const compiled = createRouteMatcher(appRoutes);
     const samples = [
       '/',

@@ -1,7 +1,13 @@
 import { Suspense } from 'react';
 import { Await, useLoaderData } from 'react-router';
 import { Link } from '../router/Link.tsx';
+import type { RouteMeta } from '../router/route-entry.ts';
 import type { GuideData } from './guide.server.ts';
+
+/** The title names the topic: made from the loader's data (client/router/HostRoot.tsx). */
+export function meta(data: GuideData): RouteMeta {
+  return { title: `${data.topic.title} · Guide`, description: data.topic.summary };
+}
 
 export default function Guide() {
   const { topic, topics, related } = useLoaderData<GuideData>();

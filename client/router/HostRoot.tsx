@@ -23,6 +23,8 @@ export interface RouteHandle {
   server?: () => Promise<ServerModule>;
   /** No page: the loader's or action's Response is the answer. */
   resource: boolean;
+  /** Its failures show in its own boundary (the table's `boundary`). */
+  boundary?: boolean;
 }
 type RouteEntryMeta = RouteMeta | ((data: never) => RouteMeta);
 

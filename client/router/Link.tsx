@@ -31,8 +31,9 @@ export function Link({ prefetch = true, reloadDocument, onMouseEnter, onTouchSta
     <RouterLink
       ref={ref}
       {...props}
-      // A page the route table does not have (or a download) is the server's: load the document.
-      reloadDocument={reloadDocument || props.download !== undefined || (prefetcher !== null && !prefetcher.handles(href))}
+      // A download is the server's: load it as a document. So is a path the server has no page
+      // for, which the router finds out on the click (client/router/route-discovery.ts).
+      reloadDocument={reloadDocument || props.download !== undefined}
       onMouseEnter={(event: MouseEvent<HTMLAnchorElement>) => {
         onMouseEnter?.(event);
         if (enabled) prefetcher.prefetch(href);

@@ -12,7 +12,7 @@ import { routeFailure } from './route-failure.ts';
 export const NAVIGATION_TIMEOUT_MS = 3_800;
 
 /** Hands the navigation to the browser, unless it was given up; the promise never settles, so nothing renders over it. */
-function loadDocument(href: string, signal: AbortSignal): Promise<never> {
+export function loadDocument(href: string, signal: AbortSignal): Promise<never> {
   if (!signal.aborted) window.location.assign(href);
   return new Promise<never>(() => {});
 }
@@ -21,7 +21,7 @@ function loadDocument(href: string, signal: AbortSignal): Promise<never> {
  * Settles with `work`, unless the time runs out first: then the browser loads `href` as a
  * document. A navigation given up for another (its signal) never falls back.
  */
-function withDeadline<T>(work: Promise<T>, href: string, signal: AbortSignal): Promise<T> {
+export function withDeadline<T>(work: Promise<T>, href: string, signal: AbortSignal): Promise<T> {
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const gaveUp = new Promise<never>(() => {
@@ -82,11 +82,8 @@ export function createDataStrategy(
       toLoad.map(async (m): Promise<[string, DataStrategyResult]> => {
         const result = await m.resolve(async () => {
           const answer = await response!;
-          if (answer.redirect !== undefined) {
-            // A page the route table does not have is the server's to answer.
-            if (!prefetcher.handles(answer.redirect)) return loadDocument(new URL(answer.redirect, url).href, signal);
-            throw redirect(answer.redirect);
-          }
+          // The router follows it; a path without a page becomes a document load (./route-discovery.ts).
+          if (answer.redirect !== undefined) throw redirect(answer.redirect);
           const failure = answer.errors?.[m.route.id];
           // eslint-disable-next-line @typescript-eslint/only-throw-error -- a route failure is data (status, digest) for the boundary
           if (failure !== undefined) throw failure;

@@ -1,5 +1,5 @@
-// Loads a page's code and data before it is needed: when a link comes into view or is hovered
-// or touched. The numbers are Next.js's (see docs/pages.md, "Client navigation").
+// Loads a page's routes, code and data before it is needed: when a link comes into view or is
+// hovered or touched. The numbers are Next.js's (see docs/pages.md, "Client navigation").
 import { matchRoutes, type RouteObject } from 'react-router';
 import { fetchRouteData, PREFETCH_HEADERS, type RouteData } from './route-data-client.ts';
 
@@ -30,18 +30,24 @@ export interface Prefetcher {
   take(url: string, routeIds: readonly string[], revalidation: boolean): Promise<RouteData>;
   /** Drops every prefetched result: after a write, any of them may be stale. */
   forget(): void;
-  /** Whether the route table has a page at this URL (else the browser loads the document). */
-  handles(url: string): boolean;
   /** Loads the code of the routes this URL matches. */
   loadCode(url: string): Promise<unknown>;
 }
 
-export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<string>): Prefetcher {
+/**
+ * `routes`: the router's, as learnt so far; `discover`: learns the routes of a path into the
+ * router and resolves whether a page answers it (./route-discovery.ts).
+ */
+export function createPrefetcher(
+  routes: () => RouteObject[],
+  loaderIds: ReadonlySet<string>,
+  discover: (pathname: string) => Promise<boolean>,
+): Prefetcher {
   const cache = new Map<string, Entry>();
   const queue: string[] = [];
   let inFlight = 0;
 
-  const matchesOf = (url: string) => matchRoutes(routes, new URL(url, window.location.origin).pathname);
+  const matchesOf = (url: string) => matchRoutes(routes(), new URL(url, window.location.origin).pathname);
   const fresh = (entry: Entry | undefined): entry is Entry => entry !== undefined && Date.now() - entry.at < PREFETCH_STALE_MS;
   const isThisPage = (url: string) => {
     const target = new URL(url, window.location.href);
@@ -55,7 +61,7 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
    */
   function routesToLoad(url: string): string[] {
     const target = new URL(url, window.location.href);
-    const current = target.search === window.location.search ? (matchRoutes(routes, window.location.pathname) ?? []) : [];
+    const current = target.search === window.location.search ? (matchRoutes(routes(), window.location.pathname) ?? []) : [];
     return (matchesOf(url) ?? [])
       .filter((m) => loaderIds.has(m.route.id!))
       .filter((m) => !current.some((c) => c.route.id === m.route.id && c.pathname === m.pathname && c.params['*'] === m.params['*']))
@@ -66,7 +72,7 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
     const target = new URL(url, window.location.href);
     if (isThisPage(url)) return false;
     const connection = (navigator as Navigator & { connection?: Connection }).connection;
-    return target.origin === window.location.origin && connection?.saveData !== true && matchesOf(url) !== null;
+    return target.origin === window.location.origin && connection?.saveData !== true;
   }
 
   const loadCode = (url: string) =>
@@ -118,10 +124,18 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
     }
   }
 
+  const waiting = (url: string) => cached(url) !== undefined || queue.includes(url);
   const prefetch = (url: string) => {
-    if (cached(url) || queue.includes(url) || !allowed(url)) return;
-    queue.push(url);
-    pump();
+    if (waiting(url) || !allowed(url)) return;
+    // Only a page's: a path the server has no page for is left to the click (a document load).
+    discover(new URL(url, window.location.href).pathname).then(
+      (page) => {
+        if (!page || waiting(url)) return;
+        queue.push(url);
+        pump();
+      },
+      () => {},
+    );
   };
 
   let observer: IntersectionObserver | undefined;
@@ -154,5 +168,5 @@ export function createPrefetcher(routes: RouteObject[], loaderIds: ReadonlySet<s
     queue.length = 0;
   }
 
-  return { prefetch, observe, take, forget, handles: (url) => matchesOf(url) !== null, loadCode };
+  return { prefetch, observe, take, forget, loadCode };
 }

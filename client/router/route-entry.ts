@@ -4,13 +4,19 @@
 import type { ComponentType } from 'react';
 import type { Params } from 'react-router';
 import type { RequestContext } from '../../shared/page-seam.ts';
+import type { RouteMeta } from '../../shared/route-discovery.ts';
 import type { Transported } from './transported.ts';
 
 export type { RequestContext };
 
-/** A page or layout file: its component is the default export; it becomes its own chunk. */
+/**
+ * A page or layout file: its component is the default export; it becomes its own chunk. A
+ * title made from the route's data is its `meta` export (the table's `meta` is static: the
+ * browser learns the table from the server as JSON, shared/route-discovery.ts).
+ */
 export interface PageModule {
   default: ComponentType;
+  meta?: (data: never) => RouteMeta;
 }
 
 export interface LoaderArgs {
@@ -39,12 +45,7 @@ export interface ServerModule {
   action?(args: ActionArgs): unknown;
 }
 
-export interface RouteMeta {
-  title: string;
-  description?: string;
-  /** e.g. `noindex`; 404 and 500 responses are always `noindex`. */
-  robots?: string;
-}
+export type { RouteMeta };
 
 export interface RouteEntry {
   /** Stable and unique: the log's `route` field (`page:<id>`) and the loader data's key. */
@@ -60,8 +61,8 @@ export interface RouteEntry {
   page?: (() => Promise<PageModule>) & { src?: string };
   /** The server-only module of its loader and action: `() => import('./pages/x.server.ts')`. */
   server?: () => Promise<ServerModule>;
-  /** Title and meta; a function receives this route's loader data. */
-  meta?: RouteMeta | ((data: never) => RouteMeta);
+  /** Title and meta; one made from the loader's data is the page module's `meta` export. */
+  meta?: RouteMeta;
   /** Catch this route's (and its children's) failures here, keeping the layouts above. */
   boundary?: boolean;
   /** Exists only for requests carrying the diagnostics token (server/diagnostics.ts). */

@@ -42,7 +42,7 @@ function page(path: (url: URL) => string): RequestHandler {
         renderSignal: signal,
         waitForAll: false,
         nonce: '',
-        page: { assets, preloadsFor: chunksFromManifest(manifest), requestId: randomUUID(), hostname: 'localhost' },
+        page: { assets, preloadsFor: chunksFromManifest(manifest), build: 'floor', requestId: randomUUID(), hostname: 'localhost' },
       },
       // Errors are React's to show; the floor keeps no log.
       () => ({ status: 500, digest: undefined }),

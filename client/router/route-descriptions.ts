@@ -1,0 +1,38 @@
+// The server's side of shared/route-discovery.ts: the routes a URL matched, described for the
+// browser's router, which builds them back (./route-discovery.ts). The document carries its
+// own; the discovery endpoint (server/route-discovery.ts) answers for any other path.
+import type { RouteMatch } from 'react-router';
+import type { RouteDescriptor } from '../../shared/route-discovery.ts';
+import type { RouteHandle } from './HostRoot.tsx';
+import { HOST_ROUTE_ID } from './react-router-routes.ts';
+
+/** `chunksOf`: a source module's built chunk first, then the chunks it imports (server/frontend.ts). */
+export function describeBranch(
+  matches: readonly RouteMatch[],
+  chunksOf: (sources: readonly string[]) => readonly string[],
+): RouteDescriptor[] {
+  const described: RouteDescriptor[] = [];
+  let parentId = HOST_ROUTE_ID;
+  for (const { route } of matches) {
+    if (route.id === HOST_ROUTE_ID) continue;
+    const handle = route.handle as RouteHandle;
+    // A resource route is the server's to answer: the browser's router has no route for it.
+    if (handle.resource) return [];
+    const src = handle.src ?? '';
+    // In development nothing is built: Vite serves each module at its source path.
+    const [module = `/${src}`, ...imports] = chunksOf([src]);
+    described.push({
+      id: route.id!,
+      parentId,
+      path: route.path,
+      ...(route.index === true && { index: true }),
+      ...(handle.server !== undefined && { data: true }),
+      ...(handle.boundary === true && { boundary: true }),
+      ...(typeof handle.meta === 'object' && { meta: handle.meta }),
+      module,
+      imports,
+    });
+    parentId = route.id!;
+  }
+  return described;
+}

@@ -1,0 +1,128 @@
+// The browser's side of shared/route-discovery.ts: its router starts from the routes the
+// document's URL matched, and learns the others from the server (React Router's
+// patchRoutesOnNavigation) when a link is prefetched or followed. A path the server has no page
+// for, an answer that does not come in time, or one from another release: the browser loads
+// the document, and the server answers (its 404, its resource route, the new release).
+import type { Navigation, PatchRoutesOnNavigationFunction, RouteObject } from 'react-router';
+import { discoveryUrl, type DiscoveryAnswer, type RouteDescriptor } from '../../shared/route-discovery.ts';
+import type { RouteHandle } from './HostRoot.tsx';
+import { loadDocument, withDeadline } from './navigation.ts';
+import { hostRoute, lazyPage } from './react-router-routes.ts';
+import type { PageModule } from './route-entry.ts';
+import { RouteErrorBoundary } from './RouteErrorBoundary.tsx';
+
+/** Paths whose answer is kept; a page of many links asks for many. Bounds memory, not correctness. */
+const MAX_KNOWN_PATHS = 500;
+
+/** Loader data comes from the server, through the data strategy (./navigation.ts), never from here. */
+const fromServer = () => {
+  throw new Error('Route data is loaded by the data strategy (client/router/navigation.ts)');
+};
+
+const preloaded = new Set<string>();
+/** The page's module and, in parallel, the chunks it imports: no waterfall of imports. */
+function loadModule(route: RouteDescriptor): Promise<PageModule> {
+  for (const href of route.imports) {
+    if (preloaded.has(href)) continue;
+    preloaded.add(href);
+    document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href }));
+  }
+  return (import(/* @vite-ignore */ route.module) as Promise<PageModule>).catch((error: unknown) => {
+    // A chunk of a release no longer served: client/stale-chunk.ts reloads the page, as for Vite's own imports.
+    const event = Object.assign(new Event('vite:preloadError', { cancelable: true }), { payload: error });
+    window.dispatchEvent(event);
+    if (event.defaultPrevented) return new Promise<never>(() => {});
+    throw error;
+  });
+}
+
+function routeOf(route: RouteDescriptor): RouteObject {
+  const handle: RouteHandle = { meta: route.meta, resource: false, boundary: route.boundary };
+  const object = {
+    id: route.id,
+    path: route.path,
+    lazy: lazyPage(() => loadModule(route), handle),
+    loader: route.data && fromServer,
+    action: route.data && fromServer,
+    ErrorBoundary: route.boundary && RouteErrorBoundary,
+    handle,
+  };
+  return route.index ? { ...object, index: true } : object;
+}
+
+async function fetchAnswer(pathname: string, build: string): Promise<readonly RouteDescriptor[]> {
+  const response = await fetch(discoveryUrl(pathname, build), { headers: { Accept: 'application/json' } });
+  // 409: this page is from another release; anything else but a 200 says nothing about routes.
+  if (!response.ok) throw new Error(`Route discovery answered ${response.status}`);
+  const { routes } = (await response.json()) as Partial<DiscoveryAnswer>;
+  if (!Array.isArray(routes)) throw new Error('Route discovery answered without routes');
+  return routes as readonly RouteDescriptor[];
+}
+
+export interface RouteDiscovery {
+  /** The document's routes under the host's root: what the router starts from. */
+  readonly routes: RouteObject[];
+  /** The routes with server data, known so far (the data strategy asks the server for these). */
+  readonly dataRouteIds: ReadonlySet<string>;
+  /** Learns the routes of a path into the router; resolves whether a page answers it. */
+  discover(pathname: string, patch: (parentId: string, children: RouteObject[]) => void): Promise<boolean>;
+  /** `navigation`: the router's (where it is going, with the query a document load needs). */
+  patchRoutesOnNavigation(navigation: () => Navigation): PatchRoutesOnNavigationFunction;
+}
+
+export function createRouteDiscovery(build: string, initial: readonly RouteDescriptor[]): RouteDiscovery {
+  const known = new Set<string>();
+  const dataRouteIds = new Set<string>();
+  const answers = new Map<string, Promise<readonly RouteDescriptor[]>>();
+  const root = hostRoute([]);
+  const byId = new Map<string, RouteObject>([[root.id!, root]]);
+
+  function answerFor(pathname: string): Promise<readonly RouteDescriptor[]> {
+    let answer = answers.get(pathname);
+    if (answer === undefined) {
+      answer = fetchAnswer(pathname, build);
+      // A failed answer is asked for again next time.
+      answer.catch(() => answers.get(pathname) === answer && answers.delete(pathname));
+      answers.set(pathname, answer);
+      // A Map iterates in insertion order: the first key is the oldest.
+      if (answers.size > MAX_KNOWN_PATHS) answers.delete(answers.keys().next().value!);
+    }
+    return answer;
+  }
+
+  function learn(found: readonly RouteDescriptor[], patch: (parentId: string, children: RouteObject[]) => void): boolean {
+    for (const route of found) {
+      if (known.has(route.id)) continue;
+      known.add(route.id);
+      if (route.data) dataRouteIds.add(route.id);
+      patch(route.parentId, [routeOf(route)]);
+    }
+    return found.length > 0;
+  }
+
+  // The document's own routes, parents first, before the router exists.
+  learn(initial, (parentId, [child]) => {
+    const parent = byId.get(parentId)!;
+    (parent.children ??= []).push(child!);
+    byId.set(child!.id!, child!);
+  });
+
+  const discover = async (pathname: string, patch: (parentId: string, children: RouteObject[]) => void) =>
+    learn(await answerFor(pathname), patch);
+
+  const patchRoutesOnNavigation =
+    (navigation: () => Navigation): PatchRoutesOnNavigationFunction =>
+    async ({ path, patch, signal, fetcherKey }) => {
+      const { location, formMethod } = navigation();
+      const href = new URL(location?.pathname === path ? path + location.search + location.hash : path, window.location.href).href;
+      // Only a page load may become a document load: a fetcher's or a submission's path without
+      // a page ends as React Router's 404 in its route (a GET in its place would lose the post).
+      const loads = fetcherKey === undefined && (formMethod === undefined || formMethod.toUpperCase() === 'GET');
+      const answer = loads ? withDeadline(answerFor(path), href, signal) : answerFor(path);
+      const found = await answer.catch(() => undefined);
+      if (found !== undefined && learn(found, (parentId, children) => patch(parentId, children))) return;
+      if (loads) await loadDocument(href, signal);
+    };
+
+  return { routes: [root], dataRouteIds, discover, patchRoutesOnNavigation };
+}
