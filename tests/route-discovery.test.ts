@@ -48,6 +48,11 @@ describe('route discovery', () => {
     }
   });
 
+  it("renders a title made from loader data by the page module's meta export, which the answer leaves out", async () => {
+    const res = await request(host.app).get('/guide/failures').expect(200);
+    expect(res.text).toContain('<title>Failures · Guide</title>');
+  });
+
   it('answers nothing for a path without a page: none at all, a resource route, diagnostics without the token', async () => {
     for (const path of ['/no/such/page', '/guide/a/b', '/api/guestbook', '/_diag/slow', '/_diag']) {
       expect((await discover(path).expect(200)).body, path).toEqual({ routes: [] });

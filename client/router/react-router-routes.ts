@@ -17,11 +17,15 @@ export interface RouteCalls {
   action: LoaderFor;
 }
 
-/** A route's lazy part: its page's component, and its `meta` export in the handle when it has one. */
+/**
+ * A route's lazy part: its page's component. The page's `meta` export goes into the route's
+ * handle, which React Router would not take from a lazy function since the route has one.
+ */
 export function lazyPage(load: () => Promise<PageModule>, handle: RouteHandle) {
-  return async (): Promise<Pick<RouteObject, 'Component' | 'handle'>> => {
+  return async (): Promise<Pick<RouteObject, 'Component'>> => {
     const page = await load();
-    return page.meta === undefined ? { Component: page.default } : { Component: page.default, handle: { ...handle, meta: page.meta } };
+    if (page.meta !== undefined) handle.meta = page.meta;
+    return { Component: page.default };
   };
 }
 
