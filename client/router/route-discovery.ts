@@ -100,7 +100,9 @@ export function createRouteDiscovery(build: string, initial: readonly RouteDescr
     return found.length > 0;
   }
 
-  // The document's own routes, parents first, before the router exists.
+  // The document's own routes, parents first, before the router exists; a way back to this
+  // path (a dynamic route is checked for a more specific one) need not ask again.
+  answers.set(window.location.pathname, Promise.resolve(initial));
   learn(initial, (parentId, [child]) => {
     const parent = byId.get(parentId)!;
     (parent.children ??= []).push(child!);

@@ -50,6 +50,16 @@ describe('route discovery in a real browser', () => {
     await close();
   });
 
+  it("asks once per path: the document's own path, a dynamic one, is not asked for on the way back", async () => {
+    const { page, requests, close } = await withoutPrefetch('/guide/streaming');
+    await page.getByRole('link', { name: 'Failures' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'Failures' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Streaming' }).waitFor();
+    expect(discoveries(requests).map((r) => new URL(r.url()).pathname)).toEqual([`${DISCOVERY_PATH}/guide/failures`]);
+    await close();
+  });
+
   it("a link in view is learnt before it is clicked, so the click asks for nothing but the page's data", async () => {
     const { page, requests, close } = await nav.hydrated('/');
     await vi.waitFor(() => expect(discoveries(requests, '/guestbook')).toHaveLength(1));
