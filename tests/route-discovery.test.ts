@@ -44,7 +44,10 @@ describe('route discovery', () => {
     expect(about.routes[1]).toMatchObject({ id: 'about', meta: { title: 'About' } });
     for (const url of [routes[1]!.module, ...routes[1]!.imports]) {
       expect(url).toMatch(/^\/assets\/[\w-]+\.js$/);
-      await request(host.app).get(url).expect(200).expect('Content-Type', /javascript/);
+      await request(host.app)
+        .get(url)
+        .expect(200)
+        .expect('Content-Type', /javascript/);
     }
   });
 

@@ -13,7 +13,9 @@ import { documentLoads, navigationSuite, recordRequests } from './navigation-har
 // in a document load: the server answers.
 
 const discoveries = (requests: Request[], path = '') =>
-  requests.filter((r) => new URL(r.url()).pathname === `${DISCOVERY_PATH}${path}` || (path === '' && r.url().includes(`${DISCOVERY_PATH}/`)));
+  requests.filter(
+    (r) => new URL(r.url()).pathname === `${DISCOVERY_PATH}${path}` || (path === '' && r.url().includes(`${DISCOVERY_PATH}/`)),
+  );
 const routeIds = (page: Page) =>
   page.evaluate(() => (window as unknown as { __REACT_SSR_HOST__: RuntimeConfig }).__REACT_SSR_HOST__.router.routes.map((r) => r.id));
 
