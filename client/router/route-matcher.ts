@@ -7,18 +7,30 @@
 // holds it to matchRoutes over generated tables and paths.
 import type { RouteMatch, RouteObject } from 'react-router';
 
+interface Compiled {
+  matcher: RegExp;
+  params: { name: string; optional: boolean }[];
+}
+/** A level's pattern, compiled the first time a path is tried against it (./route-matcher.ts, flatten). */
+interface Pattern {
+  path: string;
+  caseSensitive: boolean;
+  end: boolean;
+  compiled?: Compiled;
+}
 interface Level {
   relativePath: string;
   route: RouteObject;
   childrenIndex: number;
-  matcher: RegExp;
-  params: { name: string; optional: boolean }[];
+  pattern: Pattern;
 }
 interface Branch {
   /** The whole path, its routes' paths joined. */
   path: string;
   score: number;
   levels: Level[];
+  /** Each level's place among its siblings, for ranking. */
+  indexes: number[];
 }
 
 const PARAM = /^:[\w-]+$/;
@@ -45,14 +57,18 @@ function computeScore(path: string, index: boolean | undefined): number {
     .reduce((score, s) => score + (PARAM.test(s) ? DYNAMIC_SEGMENT : s === '' ? EMPTY_SEGMENT : STATIC_SEGMENT), initial);
 }
 
-/** Siblings keep their order in the table; other branches of equal score are equal. */
+/**
+ * Siblings keep their order in the table; other branches of equal score are equal. Allocates
+ * nothing: a table's sort makes tens of thousands of comparisons.
+ */
 function compareIndexes(a: number[], b: number[]): number {
-  const siblings = a.length === b.length && a.slice(0, -1).every((n, i) => n === b[i]);
-  return siblings ? a.at(-1)! - b.at(-1)! : 0;
+  if (a.length !== b.length) return 0;
+  for (let i = 0; i < a.length - 1; i++) if (a[i] !== b[i]) return 0;
+  return a[a.length - 1]! - b[b.length - 1]!;
 }
 
-function compilePath(path: string, caseSensitive: boolean, end: boolean): Pick<Level, 'matcher' | 'params'> {
-  const params: Level['params'] = [];
+function compilePath(path: string, caseSensitive: boolean, end: boolean): Compiled {
+  const params: Compiled['params'] = [];
   let source =
     '^' +
     path
@@ -85,9 +101,30 @@ function explodeOptionalSegments(path: string): string[] {
   return result.map((exploded) => (path.startsWith('/') && exploded === '' ? '/' : exploded));
 }
 
-type Meta = Omit<Level, 'matcher' | 'params'> & { caseSensitive: boolean };
+type Meta = Omit<Level, 'pattern'> & { caseSensitive: boolean };
 
-function flatten(routes: RouteObject[], branches: Branch[] = [], parents: Meta[] = [], parentPath = '', parentOptional = false): Branch[] {
+const compiledOf = (pattern: Pattern): Compiled => (pattern.compiled ??= compilePath(pattern.path, pattern.caseSensitive, pattern.end));
+
+/**
+ * A layout's level is the same pattern in every branch under it: one per table, shared (a
+ * thousand pages under one layout would otherwise hold a thousand copies of it). Patterns are
+ * compiled when first tried: compiling them all at start-up made about 4 KB of garbage a route,
+ * whose heap the process then kept (issue 22's RSS row).
+ */
+function flatten(
+  routes: RouteObject[],
+  branches: Branch[] = [],
+  parents: Meta[] = [],
+  parentPath = '',
+  parentOptional = false,
+  patterns = new Map<string, Pattern>(),
+): Branch[] {
+  const patternOf = (path: string, caseSensitive: boolean, end: boolean): Pattern => {
+    const key = `${caseSensitive ? 'c' : 'i'}${end ? 'e' : 'p'}${path}`;
+    let found = patterns.get(key);
+    if (found === undefined) patterns.set(key, (found = { path, caseSensitive, end }));
+    return found;
+  };
   const flattenRoute = (route: RouteObject, index: number, hasOptional: boolean, relative?: string) => {
     const meta: Meta = {
       relativePath: relative ?? route.path ?? '',
@@ -105,10 +142,13 @@ function flatten(routes: RouteObject[], branches: Branch[] = [], parents: Meta[]
     }
     const path = joinPaths([parentPath, meta.relativePath]);
     const metas = [...parents, meta];
-    if (route.children && route.children.length > 0) flatten(route.children, branches, metas, path, hasOptional);
+    if (route.children && route.children.length > 0) flatten(route.children, branches, metas, path, hasOptional, patterns);
     if (route.path == null && !route.index) return;
-    const levels = metas.map((m, i) => ({ ...m, ...compilePath(m.relativePath, m.caseSensitive, i === metas.length - 1) }));
-    branches.push({ path, score: computeScore(path, route.index), levels });
+    const levels = metas.map(({ caseSensitive, ...m }, i) => ({
+      ...m,
+      pattern: patternOf(m.relativePath, caseSensitive, i === metas.length - 1),
+    }));
+    branches.push({ path, score: computeScore(path, route.index), levels, indexes: metas.map((m) => m.childrenIndex) });
   };
   routes.forEach((route, index) => {
     if (route.path === '' || !route.path?.includes('?')) flattenRoute(route, index, parentOptional);
@@ -135,11 +175,12 @@ function matchBranch(branch: Branch, pathname: string): RouteMatch[] | null {
   const matches: RouteMatch[] = [];
   for (const level of branch.levels) {
     const remaining = matched === '/' ? pathname : pathname.slice(matched.length) || '/';
-    const found = remaining.match(level.matcher);
+    const { matcher, params: names } = compiledOf(level.pattern);
+    const found = remaining.match(matcher);
     if (!found) return null;
     const whole = found[0];
     let base = removeTrailingSlash(whole, 1);
-    level.params.forEach(({ name, optional }, i) => {
+    names.forEach(({ name, optional }, i) => {
       const value = found[i + 1];
       if (name === '*') base = removeTrailingSlash(whole.slice(0, whole.length - (value ?? '').length), 1);
       params[name] = optional && !value ? undefined : (value ?? '').replace(/%2F/g, '/');
@@ -157,7 +198,8 @@ function matchBranch(branch: Branch, pathname: string): RouteMatch[] | null {
 
 /** A node of the static-prefix trie: the branches whose leading static segments end here, by rank. */
 interface PrefixNode {
-  children: Map<string, PrefixNode>;
+  /** Absent on a leaf: most nodes are one page's, and an empty Map costs more than the node. */
+  children?: Map<string, PrefixNode>;
   branches: number[];
 }
 
@@ -189,14 +231,15 @@ function staticPrefix(branch: Branch): string[] {
  * to native code). A branch with a splat above its last level may match anything: always tried.
  */
 function indexByPrefix(branches: readonly Branch[]): (pathname: string) => number[] {
-  const root: PrefixNode = { children: new Map(), branches: [] };
+  const root: PrefixNode = { branches: [] };
   const always: number[] = [];
   branches.forEach((branch, rank) => {
     if (branch.levels.slice(0, -1).some((level) => level.relativePath.includes('*'))) return void always.push(rank);
     let node = root;
     for (const segment of staticPrefix(branch)) {
+      node.children ??= new Map();
       let child = node.children.get(segment);
-      if (child === undefined) node.children.set(segment, (child = { children: new Map(), branches: [] }));
+      if (child === undefined) node.children.set(segment, (child = { branches: [] }));
       node = child;
     }
     node.branches.push(rank);
@@ -206,7 +249,7 @@ function indexByPrefix(branches: readonly Branch[]): (pathname: string) => numbe
     let node: PrefixNode | undefined = root;
     // The segments after the leading slash; a pattern only ever matches a path that starts with one.
     for (const segment of pathname.split('/').slice(1)) {
-      node = node.children.get(segment.toLowerCase());
+      node = node.children?.get(segment.toLowerCase());
       if (node === undefined) break;
       candidates.push(...node.branches);
     }
@@ -216,14 +259,7 @@ function indexByPrefix(branches: readonly Branch[]): (pathname: string) => numbe
 
 /** matchRoutes(routes, pathname), for one table, compiled once. */
 export function createRouteMatcher<R extends RouteObject>(routes: R[]): (pathname: string) => RouteMatch<string, R>[] | null {
-  const branches = flatten(routes).sort((a, b) =>
-    a.score !== b.score
-      ? b.score - a.score
-      : compareIndexes(
-          a.levels.map((l) => l.childrenIndex),
-          b.levels.map((l) => l.childrenIndex),
-        ),
-  );
+  const branches = flatten(routes).sort((a, b) => (a.score !== b.score ? b.score - a.score : compareIndexes(a.indexes, b.indexes)));
   const candidatesFor = indexByPrefix(branches);
   return (pathname) => {
     const decoded = decodePath(pathname || '/');
