@@ -6,6 +6,7 @@
 // the flattening, ranking and regular expressions done once per table. tests/route-matcher.test.ts
 // holds it to matchRoutes over generated tables and paths.
 import type { RouteMatch, RouteObject } from 'react-router';
+import { indexByPrefix } from './route-prefix-index.ts';
 
 interface Compiled {
   matcher: RegExp;
@@ -24,7 +25,7 @@ interface Level {
   childrenIndex: number;
   pattern: Pattern;
 }
-interface Branch {
+export interface Branch {
   /** The whole path, its routes' paths joined. */
   path: string;
   score: number;
@@ -194,67 +195,6 @@ function matchBranch(branch: Branch, pathname: string): RouteMatch[] | null {
     if (base !== '/') matched = joinPaths([matched, base]);
   }
   return matches;
-}
-
-/** A node of the static-prefix trie: the branches whose leading static segments end here, by rank. */
-interface PrefixNode {
-  /** Absent on a leaf: most nodes are one page's, and an empty Map costs more than the node. */
-  children?: Map<string, PrefixNode>;
-  branches: number[];
-}
-
-const ASCII = /^[\u0020-\u007e]*$/;
-
-/**
- * A branch's leading static segments, lower-cased: a path it matches starts with them (its
- * pattern ignores case, or is stricter). They stop at the first dynamic, optional or splat
- * segment, and at one that is not printable ASCII (case-insensitive matching of those is not
- * toLowerCase's; a shorter prefix only lets more branches be tried).
- */
-function staticPrefix(branch: Branch): string[] {
-  const segments = branch.path
-    .replace(/^\/+/, '')
-    .replace(/\/*\*?$/, '')
-    .split('/');
-  const prefix: string[] = [];
-  for (const segment of segments) {
-    if (segment === '' || segment.startsWith(':') || segment.includes('*') || segment.includes('?') || !ASCII.test(segment)) break;
-    prefix.push(segment.toLowerCase());
-  }
-  return prefix;
-}
-
-/**
- * The branches a path may match, found by its leading segments instead of trying every branch:
- * a path's cost depends on how many branches share its static prefix, not on the table's size
- * (one pattern of every branch ran 40 µs a request with 1,000 routes: too large for V8 to compile
- * to native code). A branch with a splat above its last level may match anything: always tried.
- */
-function indexByPrefix(branches: readonly Branch[]): (pathname: string) => number[] {
-  const root: PrefixNode = { branches: [] };
-  const always: number[] = [];
-  branches.forEach((branch, rank) => {
-    if (branch.levels.slice(0, -1).some((level) => level.relativePath.includes('*'))) return void always.push(rank);
-    let node = root;
-    for (const segment of staticPrefix(branch)) {
-      node.children ??= new Map();
-      let child = node.children.get(segment);
-      if (child === undefined) node.children.set(segment, (child = { branches: [] }));
-      node = child;
-    }
-    node.branches.push(rank);
-  });
-  return (pathname) => {
-    const candidates = [...always, ...root.branches];
-    let node: PrefixNode | undefined = root;
-    // The segments after the leading slash; a pattern only ever matches a path that starts with one.
-    for (const segment of pathname.split('/').slice(1)) {
-      node = node.children?.get(segment.toLowerCase());
-      if (node === undefined) break;
-      candidates.push(...node.branches);
-    }
-    return candidates.sort((a, b) => a - b);
-  };
 }
 
 /** matchRoutes(routes, pathname), for one table, compiled once. */
