@@ -25,7 +25,7 @@ interface Level {
   childrenIndex: number;
   pattern: Pattern;
 }
-export interface Branch {
+interface Branch {
   /** The whole path, its routes' paths joined. */
   path: string;
   score: number;

@@ -1,6 +1,11 @@
 // The route matcher's index (./route-matcher.ts): which branches a path may match, found by its
 // leading static segments, so a path's cost does not grow with the size of the table.
-import type { Branch } from './route-matcher.ts';
+
+/** What the index reads of a branch: its whole path and each level's own. */
+interface Branch {
+  path: string;
+  levels: readonly { relativePath: string }[];
+}
 
 /** A node of the static-prefix trie: the branches whose leading static segments end here, by rank. */
 interface PrefixNode {
