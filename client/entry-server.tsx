@@ -49,13 +49,8 @@ function failureOf(onError: OnError) {
   };
 }
 
-function styleNonce(nonce: StreamOptions['nonce']): string | undefined {
-  return typeof nonce === 'string' ? nonce : nonce?.style;
-}
-
-function scriptNonce(nonce: StreamOptions['nonce']): string | undefined {
-  return typeof nonce === 'string' ? nonce : nonce?.script;
-}
+const styleNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.style);
+const scriptNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.script);
 
 /** A renderer for a route table: the app's own, or a test's. */
 export function createRenderer(entries: RouteEntry[]): Renderer {
