@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../tools/harness/net.ts';
@@ -8,15 +9,33 @@ import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
 
 // `npm run dev` as a developer runs it: tsx, Vite in middleware mode, pretty logs.
 
+/** What the dev server reads; node_modules is linked, not copied. */
+const DEV_SOURCES = ['client', 'server', 'shared', 'public', 'vite.config.ts', 'tsconfig.json', 'package.json'];
+
+/**
+ * A checkout of the sources in a folder of its own. A test here edits a loader: in the
+ * repository that edit would make the build look stale, and `npm start` in another test file
+ * would rebuild dist/ under the servers reading it (a replica started from a copy of it once
+ * exited that way).
+ */
+function checkoutCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'react-ssr-host-dev-'));
+  for (const path of DEV_SOURCES) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
 describe('the development server', () => {
   let url: string;
   let hmrPort: number;
   let stop: () => Promise<void>;
+  let root: string;
   beforeAll(async () => {
+    root = checkoutCopy();
     // Its own HMR port: a developer's dev server (on Vite's default) may be running beside it.
     hmrPort = await freePort();
     const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/index.ts'], {
-      cwd: ROOT,
+      cwd: root,
       // Vite compiles each module on its first request: on a busy machine that can outlast the
       // default stream timeout, which is not what this test is about.
       env: {
@@ -47,13 +66,16 @@ describe('the development server', () => {
       void exited.then(() => reject(new Error(`the dev server exited: ${output}`)));
     });
   });
-  afterAll(() => stop?.());
+  afterAll(async () => {
+    await stop?.();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   it('shows the stack at the source line that threw', async () => {
     const res = await fetch(`${url}/_diag/server-error`, { headers: DIAG });
     expect(res.status).toBe(500);
     const html = await res.text();
-    const source = readFileSync(join(ROOT, 'client/pages/diagnostics/ServerError.tsx'), 'utf8').split('\n');
+    const source = readFileSync(join(root, 'client/pages/diagnostics/ServerError.tsx'), 'utf8').split('\n');
     const line = source.findIndex((text) => text.includes('throw new Error')) + 1;
     const column = source[line - 1]!.indexOf('new Error') + 1;
     expect(html).toContain(`ServerError.tsx:${line}:${column}`);
@@ -105,15 +127,10 @@ describe('the development server', () => {
   });
 
   it('an edited loader takes effect on the next request, without a restart', async () => {
-    const file = join(ROOT, 'client/pages/about.server.ts');
-    const original = readFileSync(file, 'utf8');
+    const file = join(root, 'client/pages/about.server.ts');
     const marker = `EDITED-${hmrPort}`;
-    try {
-      writeFileSync(file, original.replace('servedAt: new Date()', `servedAt: '${marker}'`));
-      await expect.poll(async () => (await fetch(`${url}/about`)).text(), { timeout: 15_000 }).toContain(marker);
-    } finally {
-      writeFileSync(file, original);
-    }
+    writeFileSync(file, readFileSync(file, 'utf8').replace('servedAt: new Date()', `servedAt: '${marker}'`));
+    await expect.poll(async () => (await fetch(`${url}/about`)).text(), { timeout: 15_000 }).toContain(marker);
   });
 });
 

@@ -19,6 +19,10 @@ const READY_POLL_MS = 10;
 const PROBE_TIMEOUT_MS = 1_000;
 /** The server's default shutdown takes at most 9 s (2 s delay, 5 s grace, 2 s flush); past that plus slack, kill. */
 const STOP_TIMEOUT_MS = 15_000;
+/** A server that fails to start says why on stdout (a boot failure or fault line): its last lines go in the error. */
+const FAILURE_TAIL_LINES = 5;
+/** How long to wait for a failed child's stdout to be read to its end before reporting. */
+const FAILURE_DRAIN_MS = 1_000;
 
 export interface SpawnOptions {
   /** The command; `node` is this Node. Default: the built server, `node dist/server/index.js`. */
@@ -158,9 +162,11 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<RunningSe
   });
 
   const shown = [program, ...args].join(' ');
-  const fail = (why: string) => {
+  const fail = async (why: string) => {
     signalGroup(child.pid!, 'SIGKILL');
-    return new Error(`${shown} ${why}:\n${stderr}`);
+    await Promise.race([stdoutDone, sleep(FAILURE_DRAIN_MS)]);
+    const stdout = [...logs.notJson, ...logs.raw].slice(-FAILURE_TAIL_LINES).join('\n');
+    return new Error(`${shown} ${why}:\n${stderr}${stdout === '' ? '' : `last stdout lines:\n${stdout}`}`);
   };
   let url: string;
   if (fromLine) {
@@ -173,13 +179,13 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<RunningSe
       const line = await Promise.race([listening, early]);
       url = `http://${HOST}:${String(line.port)}`;
     } catch (error) {
-      throw fail((error as Error).message);
+      throw await fail((error as Error).message);
     }
   } else {
     url = `http://${HOST}:${port}`;
     while (!(await isHealthy(url))) {
-      if (!running) throw fail(`exited with ${child.exitCode} before it was ready`);
-      if (performance.now() - spawnedAt > READY_TIMEOUT_MS) throw fail(`did not answer /healthz within ${READY_TIMEOUT_MS} ms`);
+      if (!running) throw await fail(`exited with ${child.exitCode} before it was ready`);
+      if (performance.now() - spawnedAt > READY_TIMEOUT_MS) throw await fail(`did not answer /healthz within ${READY_TIMEOUT_MS} ms`);
       await sleep(READY_POLL_MS);
     }
   }
