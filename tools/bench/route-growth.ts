@@ -97,7 +97,14 @@ async function measureSide(
     for (const route of ROUTES.filter((r) => !r.informative)) await load(route);
     const rssMb = memoryMb(server.pid, 'VmRSS');
     for (const route of ROUTES.filter((r) => r.informative)) await load(route);
-    return { syntheticRoutes, rows, startupMs: startup, rssMb, rssAfterAllMb: memoryMb(server.pid, 'VmRSS'), firstLoadJsBytes: js.gzipBytes };
+    return {
+      syntheticRoutes,
+      rows,
+      startupMs: startup,
+      rssMb,
+      rssAfterAllMb: memoryMb(server.pid, 'VmRSS'),
+      firstLoadJsBytes: js.gzipBytes,
+    };
   } finally {
     await server.stop();
   }
