@@ -59,7 +59,8 @@ export async function loadRoute(
     duration: settings.durationS,
     timeout: TIMEOUT_S,
     requests: nextPath && [{ setupRequest: (request) => ({ ...request, path: nextPath() }) }],
-    warmup: { connections: settings.connections, duration: settings.warmupS },
+    // autocannon ends a phase on its once-a-second tick: a warm-up of 0 s would still last one.
+    warmup: settings.warmupS > 0 ? { connections: settings.connections, duration: settings.warmupS } : undefined,
   });
   const cpu = cpuSeconds(pid) - cpuBefore;
   const logged = logBytes() - logBefore;
