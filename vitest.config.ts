@@ -17,10 +17,10 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    // Two cores: spawned servers and Chromium are heavy; keep the pool small and steady. Three
-    // workers measured 88 s against 100 s, but the extra contention made a timing-bound test
-    // flaky in a clean-clone CI run: two it stays.
-    maxWorkers: 2,
+    // Two cores, and the suite is CPU-bound (both busy ~95% of the run): a third worker fills
+    // the gaps while the others wait on a spawned server or Chromium (two full runs: 65 s
+    // against 74 s). The timing-bound log-volume test that once made three flaky was fixed.
+    maxWorkers: 3,
     // Test files share their worker's module cache instead of importing React, the renderer and
     // the host again each (imports were a third of the run): every test builds its own app,
     // and no test changes a module's state or the environment.
