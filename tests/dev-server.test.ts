@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,16 +25,35 @@ function checkoutCopy(): string {
   return dir;
 }
 
-describe('the development server', () => {
+/** Resolves with the port a dev server's output announces, or rejects when it exits first. */
+function announcedPort(child: ChildProcess, exited: Promise<unknown>): Promise<string> {
+  let output = '';
+  return new Promise<string>((resolve, reject) => {
+    const onData = (text: string) => {
+      output += text;
+      const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+      if (port !== undefined) resolve(port);
+    };
+    child.stdout!.setEncoding('utf8').on('data', onData);
+    child.stderr!.setEncoding('utf8').on('data', onData);
+    void exited.then(() => reject(new Error(`npm run dev exited: ${output}`)));
+  });
+}
+
+// One `npm run dev` (npm, tsx watch, the server) serves every test here, and the last one stops
+// it: a dev server costs seconds of CPU to start, and the suite is CPU-bound.
+describe('`npm run dev`', () => {
   let url: string;
+  let port: string;
   let hmrPort: number;
-  let stop: () => Promise<void>;
+  let child: ChildProcess;
+  let exited: Promise<unknown>;
   let root: string;
   beforeAll(async () => {
     root = checkoutCopy();
     // Its own HMR port: a developer's dev server (on Vite's default) may be running beside it.
     hmrPort = await freePort();
-    const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['server/index.ts'], {
+    child = spawn('npm', ['run', 'dev'], {
       cwd: root,
       // Vite compiles each module on its first request: on a busy machine that can outlast the
       // default stream timeout, which is not what this test is about.
@@ -49,25 +68,13 @@ describe('the development server', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    stop = async () => {
-      child.kill('SIGTERM');
-      await exited;
-    };
-    let output = '';
-    url = await new Promise<string>((resolve, reject) => {
-      const onData = (text: string) => {
-        output += text;
-        const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-        if (port !== undefined) resolve(`http://127.0.0.1:${port}`);
-      };
-      child.stdout.setEncoding('utf8').on('data', onData);
-      child.stderr.setEncoding('utf8').on('data', onData);
-      void exited.then(() => reject(new Error(`the dev server exited: ${output}`)));
-    });
+    exited = new Promise((resolve) => child.on('exit', resolve));
+    port = await announcedPort(child, exited);
+    url = `http://127.0.0.1:${port}`;
   });
   afterAll(async () => {
-    await stop?.();
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -132,42 +139,20 @@ describe('the development server', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('servedAt: new Date()', `servedAt: '${marker}'`));
     await expect.poll(async () => (await fetch(`${url}/about`)).text(), { timeout: 15_000 }).toContain(marker);
   });
-});
-
-describe('stopping `npm run dev`', () => {
-  it.each(['SIGTERM'] as const)(
-    '%s to npm (a supervisor’s stop) stops every process under it: nothing is left listening',
-    async (signal) => {
-      const child = spawn('npm', ['run', 'dev'], {
-        cwd: ROOT,
-        env: { ...process.env, NODE_ENV: 'development', PORT: '0', HOST: '127.0.0.1', HMR_PORT: String(await freePort()) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      let output = '';
-      const port = await new Promise<string>((resolve, reject) => {
-        const onData = (text: string) => {
-          output += text;
-          const found = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-          if (found !== undefined) resolve(found);
-        };
-        child.stdout.setEncoding('utf8').on('data', onData);
-        child.stderr.setEncoding('utf8').on('data', onData);
-        void exited.then(() => reject(new Error(`npm run dev exited: ${output}`)));
-      });
-      child.kill(signal);
-      await exited;
-      // The server (a grandchild of npm, under tsx watch) was orphaned before npm's script exec'd tsx.
-      await expect
-        .poll(
-          () =>
-            fetch(`http://127.0.0.1:${port}/healthz`).then(
-              () => 'listening',
-              () => 'closed',
-            ),
-          { timeout: 10_000 },
-        )
-        .toBe('closed');
-    },
-  );
+  // Last: it stops the server the tests above share.
+  it('SIGTERM to npm (a supervisor’s stop) stops every process under it: nothing is left listening', async () => {
+    child.kill('SIGTERM');
+    await exited;
+    // The server (a grandchild of npm, under tsx watch) was orphaned before npm's script exec'd tsx.
+    await expect
+      .poll(
+        () =>
+          fetch(`http://127.0.0.1:${port}/healthz`).then(
+            () => 'listening',
+            () => 'closed',
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe('closed');
+  });
 });
