@@ -1,17 +1,29 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from './test-app.ts';
 
-/** Debian's Chromium (CI installs it with apt); CHROMIUM_PATH overrides. */
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
+/** Debian's Chromium (CI installs both with apt: .ci/run); CHROMIUM_PATH overrides both. */
+const CHROMIUM = '/usr/lib/chromium/chromium';
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 export const SCREENSHOTS = join(import.meta.dirname, '../../artifacts/screenshots');
+
+/**
+ * Chromium's headless shell where it is installed, as Playwright itself runs headless tests:
+ * the same Blink and V8 without the browser's UI layers, and about half the CPU of the full
+ * browser in its new headless mode on the browser tests (docs/performance.md), on a suite that
+ * is CPU-bound. The back/forward cache exists only in the full browser.
+ */
+function executablePath(backForwardCache: boolean): string {
+  if (process.env.CHROMIUM_PATH !== undefined) return process.env.CHROMIUM_PATH;
+  return !backForwardCache && existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM;
+}
 
 /** `backForwardCache`: keep Chromium's back/forward cache, which Playwright turns off by default. */
 export function launchBrowser({ backForwardCache = false } = {}): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: executablePath(backForwardCache),
     ignoreDefaultArgs: backForwardCache ? ['--disable-back-forward-cache'] : undefined,
     // Without the background-networking flags Chromium calls outside hosts, which are refused here.
     args: [
