@@ -4,6 +4,28 @@ import type { action, loader } from './guestbook.server.ts';
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
 
 type Entry = LoaderData<typeof loader>['entries'][number];
+/** The action's answer to a post it refused: what was sent, and what is wrong with it. */
+type Invalid = Extract<ActionData<typeof action>, { errors: unknown }>;
+type FieldName = keyof Invalid['values'];
+
+/** What each field's control has in common: required, refilled after a refusal, linked to its error. */
+function fieldProps(field: FieldName, invalid: Invalid | undefined) {
+  return {
+    name: field,
+    required: true,
+    defaultValue: invalid?.values[field],
+    'aria-invalid': invalid?.errors[field] !== undefined,
+    'aria-describedby': `${field}-error`,
+  };
+}
+
+function FieldError({ field, invalid }: { field: FieldName; invalid: Invalid | undefined }) {
+  return (
+    <p id={`${field}-error`} className="field-error" data-testid={`${field}-error`}>
+      {invalid?.errors[field]}
+    </p>
+  );
+}
 
 /** Deleting goes through a fetcher: no navigation, and the list revalidates after it. */
 function DeleteButton({ entry }: { entry: Entry }) {
@@ -26,7 +48,7 @@ export default function Guestbook() {
   const result = useActionData<ActionData<typeof action>>();
   const navigation = useNavigation();
   const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') !== 'delete';
-  const invalid = result !== undefined && 'errors' in result ? result : undefined;
+  const invalid: Invalid | undefined = result !== undefined && 'errors' in result ? result : undefined;
   const revalidator = useRevalidator();
   return (
     <>
@@ -36,33 +58,14 @@ export default function Guestbook() {
       <Form method="post" className="guestbook-form" key={entries.length} aria-busy={submitting}>
         <label>
           Name
-          <input
-            name="name"
-            required
-            maxLength={MAX_NAME_LENGTH}
-            defaultValue={invalid?.values.name}
-            aria-invalid={invalid?.errors.name !== undefined}
-            aria-describedby="name-error"
-          />
+          <input {...fieldProps('name', invalid)} maxLength={MAX_NAME_LENGTH} />
         </label>
-        <p id="name-error" className="field-error" data-testid="name-error">
-          {invalid?.errors.name}
-        </p>
+        <FieldError field="name" invalid={invalid} />
         <label>
           Message
-          <textarea
-            name="message"
-            required
-            maxLength={MAX_MESSAGE_LENGTH}
-            rows={3}
-            defaultValue={invalid?.values.message}
-            aria-invalid={invalid?.errors.message !== undefined}
-            aria-describedby="message-error"
-          />
+          <textarea {...fieldProps('message', invalid)} maxLength={MAX_MESSAGE_LENGTH} rows={3} />
         </label>
-        <p id="message-error" className="field-error" data-testid="message-error">
-          {invalid?.errors.message}
-        </p>
+        <FieldError field="message" invalid={invalid} />
         <button type="submit" disabled={submitting} data-testid="sign">
           {submitting ? 'Signing…' : 'Sign the guestbook'}
         </button>
