@@ -1,15 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../tools/harness/net.ts';
 import { ROOT } from '../tools/harness/paths.ts';
 import { DIAG, DIAG_TOKEN } from './support/test-app.ts';
 
 // `npm run dev` as a developer runs it: tsx, Vite in middleware mode, pretty logs.
 
-/** What the dev server reads; node_modules is linked, not copied. */
+/** How much of the dev server's output a failing test shows (its last characters). */
+const OUTPUT_SHOWN = 6_000;
+/** What the dev server reads. */
 const DEV_SOURCES = ['client', 'server', 'shared', 'public', 'vite.config.ts', 'tsconfig.json', 'package.json'];
 
 /**
@@ -17,27 +19,41 @@ const DEV_SOURCES = ['client', 'server', 'shared', 'public', 'vite.config.ts', '
  * repository that edit would make the build look stale, and `npm start` in another test file
  * would rebuild dist/ under the servers reading it (a replica started from a copy of it once
  * exited that way).
+ *
+ * Its node_modules is a folder of links to the installed packages, not one link to the whole:
+ * Vite writes its bundled config into node_modules/.vite-temp, imports it and deletes it, and
+ * `tsx watch` restarts on the deletion of anything Node imported unless its path, relative to
+ * the checkout, is under node_modules or a dot-folder. Through a linked node_modules that path
+ * leads out of the checkout (`../../work/…`), which tsx's patterns do not match, and the server
+ * restarted under the tests.
  */
 function checkoutCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'react-ssr-host-dev-'));
   for (const path of DEV_SOURCES) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const modules = join(ROOT, 'node_modules');
+  mkdirSync(join(dir, 'node_modules'));
+  for (const name of readdirSync(modules)) {
+    // Vite's caches stay the repository's own; .bin holds the commands (tsx).
+    if (name.startsWith('.') && name !== '.bin') continue;
+    symlinkSync(join(modules, name), join(dir, 'node_modules', name));
+  }
   return dir;
 }
 
-/** Resolves with the port a dev server's output announces, or rejects when it exits first. */
-function announcedPort(child: ChildProcess, exited: Promise<unknown>): Promise<string> {
-  let output = '';
-  return new Promise<string>((resolve, reject) => {
+/** The dev server's output so far, and the port it announces (rejected when it exits first). */
+function watchOutput(child: ChildProcess, exited: Promise<unknown>) {
+  const seen = { text: '' };
+  const port = new Promise<string>((resolve, reject) => {
     const onData = (text: string) => {
-      output += text;
-      const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
-      if (port !== undefined) resolve(port);
+      seen.text += text;
+      const found = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen.text)?.[1];
+      if (found !== undefined) resolve(found);
     };
     child.stdout!.setEncoding('utf8').on('data', onData);
     child.stderr!.setEncoding('utf8').on('data', onData);
-    void exited.then(() => reject(new Error(`npm run dev exited: ${output}`)));
+    void exited.then(() => reject(new Error(`npm run dev exited: ${seen.text}`)));
   });
+  return { port, output: () => seen.text };
 }
 
 // One `npm run dev` (npm, tsx watch, the server) serves every test here, and the last one stops
@@ -48,6 +64,7 @@ describe('`npm run dev`', () => {
   let hmrPort: number;
   let child: ChildProcess;
   let exited: Promise<unknown>;
+  let output: () => string;
   let root: string;
   beforeAll(async () => {
     root = checkoutCopy();
@@ -69,9 +86,13 @@ describe('`npm run dev`', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     exited = new Promise((resolve) => child.on('exit', resolve));
-    port = await announcedPort(child, exited);
+    const watched = watchOutput(child, exited);
+    output = watched.output;
+    port = await watched.port;
     url = `http://127.0.0.1:${port}`;
   });
+  // A failure shows what the server (tsx watch, Vite, the host) said: its log is not kept.
+  beforeEach(({ onTestFailed }) => onTestFailed(() => console.error(`npm run dev said:\n${output().slice(-OUTPUT_SHOWN)}`)));
   afterAll(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
@@ -138,6 +159,8 @@ describe('`npm run dev`', () => {
     const marker = `EDITED-${hmrPort}`;
     writeFileSync(file, readFileSync(file, 'utf8').replace('servedAt: new Date()', `servedAt: '${marker}'`));
     await expect.poll(async () => (await fetch(`${url}/about`)).text(), { timeout: 15_000 }).toContain(marker);
+    // Started once: neither the edit nor anything before it restarted the server under tsx watch.
+    expect(output().match(/listening on http/g)).toHaveLength(1);
   });
   // Last: it stops the server the tests above share.
   it('SIGTERM to npm (a supervisor’s stop) stops every process under it: nothing is left listening', async () => {
