@@ -7,7 +7,7 @@ import type { FirstLoadJs, StreamTiming } from './measure.ts';
 import { STREAMED_MS, STREAMED_PATH } from './routes.ts';
 import { ROOT } from '../harness/paths.ts';
 import { benchTable, toMarkdown, toText } from './table.ts';
-import type { Row, Target } from './targets.ts';
+import type { CompressedPage, Row, Target } from './targets.ts';
 import { growthTable, type GrowthReport } from './route-growth.ts';
 
 export const ARTIFACT_DIR = join(ROOT, 'artifacts/bench');
@@ -24,6 +24,8 @@ export interface BenchReport {
   peakRssMb: { server: number; httpFloor: number; reactFloor: number; bareFloor: number };
   firstLoadJs: FirstLoadJs;
   targets: Target[];
+  /** The streamed page with a browser's Accept-Encoding (its target compares it with the page row). */
+  compressedPage: CompressedPage;
   /** The same requests against the demo's route table and a build with 1,000 more routes. */
   growth: GrowthReport;
 }

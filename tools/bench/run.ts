@@ -16,6 +16,7 @@ import { machine, renderText, writeArtifacts, type BenchReport } from './report.
 import { benchRoutes, STREAMED_PATH, withFloorAsset, type BenchRoute } from './routes.ts';
 import type { RunningServer } from '../harness/spawn.ts';
 import { evaluateTargets, type Row } from './targets.ts';
+import { loadCompressed } from './compressed-page.ts';
 import { benchRouteGrowth, GROWTH_LOAD_RUNS } from './route-growth.ts';
 
 /** As in production: every access line and every failure line is written (to a file). */
@@ -109,7 +110,9 @@ async function benchOurServer(settings: Settings) {
     for (const path of ['/', STREAMED_PATH])
       streaming.push(await streamTiming(server.url, path, { ...BROWSER_HEADERS }, STREAM_TIMING_SAMPLES));
     const results = await loadAll(server, routes, (route) => route.path, settings, 'server', logBytes);
-    return { html, routes, js, streaming, results, peakRssMb: memoryMb(server.pid, 'VmHWM') };
+    const compressed = await loadCompressed(server, settings, logBytes);
+    assertRunning(server, 'the compressed page');
+    return { html, routes, js, streaming, results, compressed, peakRssMb: memoryMb(server.pid, 'VmHWM') };
   } finally {
     await stopCleanly(server, 'the server');
     rmSync(logDir, { recursive: true, force: true });
@@ -149,8 +152,8 @@ function toRows(
   });
 }
 
-/** Every load run: our routes, the same on the two Express + React floors, and the node:http floor. */
-const LOAD_RUNS = 3 * benchRoutes('/asset').length + 1 + GROWTH_LOAD_RUNS;
+/** Every load run: our routes, the same on the two Express + React floors, the node:http floor and our page again, plain and compressed. */
+const LOAD_RUNS = 3 * benchRoutes('/asset').length + 3 + GROWTH_LOAD_RUNS;
 
 function startWatchdog(settings: Settings): void {
   const budgetS = FIXED_BUDGET_S + LOAD_RUNS * (settings.durationS + settings.warmupS);
@@ -197,14 +200,20 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
     coldStart,
     peakRssMb: { server: ours.peakRssMb, httpFloor: http.peakRssMb, reactFloor: react.peakRssMb, bareFloor: bare.peakRssMb },
     firstLoadJs: ours.js,
-    targets: evaluateTargets(rows, ours.js.gzipBytes),
+    targets: evaluateTargets(rows, ours.js.gzipBytes, ours.compressed),
+    compressedPage: ours.compressed,
     growth,
   };
   const grown = [...Object.values(growth.demo.rows), ...Object.values(growth.grown.rows)];
-  const unexpected = [...rows, http.results, ...react.results.measured.values(), ...bare.results.values(), ...grown].reduce(
-    (sum, m) => sum + m.unexpected,
-    0,
-  );
+  const unexpected = [
+    ...rows,
+    ours.compressed.plain,
+    ours.compressed.compressed,
+    http.results,
+    ...react.results.measured.values(),
+    ...bare.results.values(),
+    ...grown,
+  ].reduce((sum, m) => sum + m.unexpected, 0);
   return { report, unexpected };
 }
 

@@ -44,8 +44,17 @@ const BARE_PAGE_MIN_RATIO = 0.75;
 const BARE_FAILURE_MIN_RATIO = 0.5;
 /** An error storm must not queue requests: p99 on every failure path under this, at -c 32. */
 const FAILURE_MAX_P99_MS = 50;
-/** First-load JS budget, gzipped: a common budget for a landing page on a mid-range phone. */
-export const FIRST_LOAD_BUDGET_BYTES = 100 * 1024;
+/** First-load JS of `/`, gzipped (issue 21): under React Router's own app (113 KB) and Next.js's (135 KB). */
+export const FIRST_LOAD_BUDGET_BYTES = 95 * 1024;
+/** Compression on, as a browser asks for it, may cost the streamed page at most 15% of its req/s (issue 21). */
+const COMPRESSED_PAGE_MIN_RATIO = 0.85;
+
+/** The streamed page loaded again, without and then with a browser's Accept-Encoding, and the coding chosen. */
+export interface CompressedPage {
+  encoding: string;
+  plain: Measured;
+  compressed: Measured;
+}
 
 const ratio = (value: number) => `${value.toFixed(2)}×`;
 
@@ -85,7 +94,16 @@ function p99Target(row: Row): Target {
   };
 }
 
-export function evaluateTargets(rows: Row[], firstLoadGzipBytes: number): Target[] {
+function compressionTarget(label: string, { encoding, plain, compressed }: CompressedPage): Target {
+  const kept = compressed.rps / plain.rps;
+  return {
+    name: `${label} compressed (${encoding}, a browser's Accept-Encoding) ≥ ${COMPRESSED_PAGE_MIN_RATIO}× uncompressed`,
+    pass: kept >= COMPRESSED_PAGE_MIN_RATIO,
+    detail: `${ratio(kept)} (${compressed.rps.toFixed(0)} vs ${plain.rps.toFixed(0)} req/s; CPU ${compressed.cpuUsPerRequest.toFixed(0)} vs ${plain.cpuUsPerRequest.toFixed(0)} µs/req)`,
+  };
+}
+
+export function evaluateTargets(rows: Row[], firstLoadGzipBytes: number, compressed: CompressedPage): Target[] {
   return [
     ratioTarget(rows, 'page', PAGE_MIN_RATIO, 'the same page on the Express+React floor'),
     ratioTarget(rows, 'server-error', FAILURE_MIN_RATIO, "the floor's own error path"),
@@ -93,10 +111,11 @@ export function evaluateTargets(rows: Row[], firstLoadGzipBytes: number): Target
     bareTarget(rows, 'page', BARE_PAGE_MIN_RATIO),
     bareTarget(rows, 'server-error', BARE_FAILURE_MIN_RATIO),
     bareTarget(rows, 'not-found', BARE_FAILURE_MIN_RATIO),
+    compressionTarget(rowOf(rows, 'page').label, compressed),
     ...rows.filter((row) => row.failure === true).map(p99Target),
     {
-      name: `first-load JS < ${FIRST_LOAD_BUDGET_BYTES / 1024} KB gzipped`,
-      pass: firstLoadGzipBytes < FIRST_LOAD_BUDGET_BYTES,
+      name: `first-load JS ≤ ${FIRST_LOAD_BUDGET_BYTES / 1024} KB gzipped`,
+      pass: firstLoadGzipBytes <= FIRST_LOAD_BUDGET_BYTES,
       detail: `${(firstLoadGzipBytes / 1024).toFixed(1)} KB`,
     },
   ];
