@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { PipeableStream } from 'react-dom/server';
+import { batchedDestination } from './batched-destination.ts';
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 const DATA_TYPE = 'application/x-ndjson; charset=utf-8';
@@ -35,19 +36,19 @@ export function pageHeaders(res: Response, kind: 'document' | 'data', status: nu
 
 /**
  * Sends a body the renderer started (shared/page-seam.ts), unless the response is gone or
- * answered. React writes whatever is ready in many small chunks at once: corked, they leave as
- * one packet with the headers instead of one write each.
+ * answered. React's batches are one write each (server/batched-destination.ts), the first with
+ * the headers.
  */
 export function sendBody(res: Response, status: number, headers: Record<string, string>, body: PipeableStream | Readable): void {
   if (res.destroyed || res.headersSent) return;
   res.status(status).set(headers);
-  res.cork();
-  body.pipe(res);
-  // Compressed, a line of navigation data would wait in the compressor for the next (React
-  // flushes its own writes): each is sent as it is written (server/compress-responses.ts).
-  const flush = (res as Response & { flush?: () => void }).flush;
-  if (flush !== undefined && body instanceof Readable) body.on('data', () => flush.call(res));
-  process.nextTick(() => res.uncork());
+  if (body instanceof Readable) {
+    body.pipe(res);
+    // Compressed, a line of navigation data would wait in the compressor for the next (React
+    // flushes its own writes): each is sent as it is written (server/compress-responses.ts).
+    const flush = (res as Response & { flush?: () => void }).flush;
+    if (flush !== undefined) body.on('data', () => flush.call(res));
+  } else body.pipe(batchedDestination(res));
 }
 
 /** The headers a page's loaders and action set (route modules may not set the framing ones: client/router/server-calls.ts). */

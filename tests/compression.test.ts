@@ -137,6 +137,37 @@ describe('documents and data', () => {
     },
   );
 
+  /** Several times what loopback's socket buffers hold, so the server must wait for the client. */
+  const PAGE_PADDING = 2 * 1024 * 1024;
+
+  it.each(['br', 'gzip', 'identity'] as const)(
+    'a page far larger than the socket buffers reaches a client that stops reading for a while, whole (%s)',
+    async (coding) => {
+      const body = await new Promise<Buffer>((resolve, reject) => {
+        const req = httpRequest(
+          `${host.url}/fixture/ada?pad=${PAGE_PADDING}`,
+          { headers: { 'Accept-Encoding': coding, 'User-Agent': BROWSER_UA }, agent: false },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve(Buffer.concat(chunks)));
+            res.pause();
+            setTimeout(() => res.resume(), 500);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      const text = (coding === 'br' ? brotliDecompressSync(body) : coding === 'gzip' ? gunzipSync(body) : body).toString();
+      const start = text.indexOf('<p data-testid="padding">') + '<p data-testid="padding">'.length;
+      expect(/^[0-9a-f]+$/.test(text.slice(start, start + PAGE_PADDING))).toBe(true);
+      expect(text.slice(start + PAGE_PADDING).startsWith('</p>')).toBe(true);
+      expect(text).toContain(`LATER-PART-ARRIVED 1: ${text.slice(start, start + PAGE_PADDING)}`);
+      expect(text).toContain(`LATER-PART-ARRIVED 2: ${text.slice(start, start + PAGE_PADDING)}`);
+      expect(text.endsWith('</body></html>')).toBe(true);
+    },
+  );
+
   it('navigation data streams compressed: its head line arrives while a value is still pending', async () => {
     const { text, res, close } = await readUntil('/_data/fixture/ada?hold=4000&_routes=fixture', 'br', '\n');
     expect(res.headers['content-encoding']).toBe('br');
