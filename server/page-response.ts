@@ -36,12 +36,13 @@ export function pageHeaders(res: Response, kind: 'document' | 'data', status: nu
 
 /**
  * Sends a body the renderer started (shared/page-seam.ts), unless the response is gone or
- * answered. React's batches are one write each (server/batched-destination.ts), the first with
- * the headers.
+ * answered. React's batches are one write each (server/batched-destination.ts); corked for the
+ * first tick, the headers leave in the same packet as the first batch or the first lines of data.
  */
 export function sendBody(res: Response, status: number, headers: Record<string, string>, body: PipeableStream | Readable): void {
   if (res.destroyed || res.headersSent) return;
   res.status(status).set(headers);
+  res.cork();
   if (body instanceof Readable) {
     body.pipe(res);
     // Compressed, a line of navigation data would wait in the compressor for the next (React
@@ -49,6 +50,7 @@ export function sendBody(res: Response, status: number, headers: Record<string, 
     const flush = (res as Response & { flush?: () => void }).flush;
     if (flush !== undefined) body.on('data', () => flush.call(res));
   } else body.pipe(batchedDestination(res));
+  process.nextTick(() => res.uncork());
 }
 
 /** The headers a page's loaders and action set (route modules may not set the framing ones: client/router/server-calls.ts). */

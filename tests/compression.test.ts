@@ -137,11 +137,14 @@ describe('documents and data', () => {
     },
   );
 
-  /** Several times what loopback's socket buffers hold, so the server must wait for the client. */
+  /**
+   * Megabytes, where a response says it is full past 16 KB: React has to stop and wait for drains
+   * on the way (tests/batched-destination.test.tsx pins down when).
+   */
   const PAGE_PADDING = 2 * 1024 * 1024;
 
   it.each(['br', 'gzip', 'identity'] as const)(
-    'a page far larger than the socket buffers reaches a client that stops reading for a while, whole (%s)',
+    'a page of megabytes reaches a client that stops reading for a while, whole (%s)',
     async (coding) => {
       const body = await new Promise<Buffer>((resolve, reject) => {
         const req = httpRequest(
