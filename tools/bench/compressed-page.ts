@@ -1,18 +1,38 @@
 // The streamed page with compression on, as a browser asks for it (issue 21: it may cost at
 // most 15% of the page's req/s; targets.ts). The rows above it are loaded without
-// Accept-Encoding. The page is loaded again without it right before, so both sides of the
-// ratio run on a server equally warm: the first row of a run is measured on a colder JIT.
+// Accept-Encoding. The page is loaded again without it, in the order plain, compressed,
+// compressed, plain, and each side is the pool of its two runs: a server that is still warming
+// (or a neighbour that starts to load the machine) favours neither side of the ratio.
 import { BROWSER_HEADERS } from './app-server.ts';
 import { fetchOnce } from '../harness/http.ts';
 import type { RunningServer } from '../harness/spawn.ts';
-import { loadRoute, type LoadSettings } from './load.ts';
+import { loadRoute, type LoadSettings, type Measured } from './load.ts';
 import { STREAMED_PATH } from './routes.ts';
 import type { CompressedPage } from './targets.ts';
 
 /** What Chrome sends: the server picks its coding (brotli) as it would for a browser. */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
-/** The streamed page again, plain then compressed: checked to be compressed before it is loaded. */
+/** Two runs as one: rates and latencies averaged, counts added, per-response figures weighted by responses. */
+function pooled(a: Measured, b: Measured): Measured {
+  const requests = a.requests + b.requests;
+  const weighted = (pick: (m: Measured) => number) => (pick(a) * a.requests + pick(b) * b.requests) / Math.max(requests, 1);
+  const statuses = { ...a.statuses };
+  for (const [status, count] of Object.entries(b.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+  return {
+    rps: (a.rps + b.rps) / 2,
+    p50: (a.p50 + b.p50) / 2,
+    p99: (a.p99 + b.p99) / 2,
+    requests,
+    statuses,
+    errors: a.errors + b.errors,
+    cpuUsPerRequest: weighted((m) => m.cpuUsPerRequest),
+    unexpected: a.unexpected + b.unexpected,
+    logBytesPerRequest: weighted((m) => m.logBytesPerRequest),
+  };
+}
+
+/** The streamed page again, plain and compressed, interleaved: checked to be compressed before it is loaded. */
 export async function loadCompressed(server: RunningServer, settings: LoadSettings, logBytes: () => number): Promise<CompressedPage> {
   const headers = { ...BROWSER_HEADERS, 'accept-encoding': BROWSER_ACCEPT_ENCODING };
   const probe = await fetchOnce(server.url + STREAMED_PATH, { headers });
@@ -21,8 +41,11 @@ export async function loadCompressed(server: RunningServer, settings: LoadSettin
     throw new Error(
       `${STREAMED_PATH} with Accept-Encoding: ${BROWSER_ACCEPT_ENCODING} answered ${probe.status}, coding ${encoding ?? 'none'}`,
     );
-  const plain = await loadRoute(server.pid, server.url + STREAMED_PATH, { ...BROWSER_HEADERS }, 200, settings, logBytes);
-  const compressed = await loadRoute(server.pid, server.url + STREAMED_PATH, headers, 200, settings, logBytes);
+  const load = (withHeaders: Record<string, string>) =>
+    loadRoute(server.pid, server.url + STREAMED_PATH, withHeaders, 200, settings, logBytes);
+  const plainFirst = await load({ ...BROWSER_HEADERS });
+  const compressed = pooled(await load(headers), await load(headers));
+  const plain = pooled(plainFirst, await load({ ...BROWSER_HEADERS }));
   for (const [label, measured] of [
     ['streamed page again', plain],
     [`streamed page, ${encoding}`, compressed],

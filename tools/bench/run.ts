@@ -1,6 +1,5 @@
-// `npm run bench`: our server against two floors (bare node:http; Express + React without our
-// middleware), one table. Misses against targets are printed; only a crash or an unexpected
-// status fails the run.
+// `npm run bench`: our server against three floors (docs/performance.md), one table. Misses
+// against targets are printed; only a crash or an unexpected status fails the run.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -69,15 +68,16 @@ async function loadAll(
   who: string,
   logBytes?: () => number,
 ) {
-  // Every route once before any is measured: the first row of a run was measured on a colder
-  // server than the rest (the streamed page took 490 req/s first and 740 after the other rows,
-  // in one --short run), while production serves warm. Each route still has its own warm-up.
-  for (const route of routes)
-    await loadRoute(server.pid, server.url + pathOf(route), { ...BROWSER_HEADERS }, route.expect, {
+  // Every route once before any is measured: the first row was measured on a colder server than
+  // the rest (490 req/s, 740 after the other rows), while production serves warm.
+  for (const route of routes) {
+    const warm = await loadRoute(server.pid, server.url + pathOf(route), { ...BROWSER_HEADERS }, route.expect, {
       ...settings,
       durationS: settings.warmupS,
       warmupS: 0,
     });
+    if (warm.unexpected > 0) throw new Error(`${who} ${route.label}, warming: ${JSON.stringify(warm.statuses)}, errors ${warm.errors}`);
+  }
   const results = new Map<string, Measured>();
   for (const route of routes) {
     const measured = await loadRoute(server.pid, server.url + pathOf(route), { ...BROWSER_HEADERS }, route.expect, settings, logBytes);
