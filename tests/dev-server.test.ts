@@ -62,15 +62,15 @@ describe('`npm run dev`', () => {
   let url: string;
   let port: string;
   let hmrPort: number;
-  let child: ChildProcess;
-  let exited: Promise<unknown>;
+  let child: ChildProcess | undefined;
+  let exited: Promise<unknown> = Promise.resolve();
   let output: () => string;
   let root: string;
   beforeAll(async () => {
     root = checkoutCopy();
     // Its own HMR port: a developer's dev server (on Vite's default) may be running beside it.
     hmrPort = await freePort();
-    child = spawn('npm', ['run', 'dev'], {
+    const dev = spawn('npm', ['run', 'dev'], {
       cwd: root,
       // Vite compiles each module on its first request: on a busy machine that can outlast the
       // default stream timeout, which is not what this test is about.
@@ -85,18 +85,23 @@ describe('`npm run dev`', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    exited = new Promise((resolve) => child.on('exit', resolve));
-    const watched = watchOutput(child, exited);
+    child = dev;
+    exited = new Promise((resolve) => dev.on('exit', resolve));
+    const watched = watchOutput(dev, exited);
     output = watched.output;
     port = await watched.port;
     url = `http://127.0.0.1:${port}`;
   });
   // A failure shows what the server (tsx watch, Vite, the host) said: its log is not kept.
   beforeEach(({ onTestFailed }) => onTestFailed(() => console.error(`npm run dev said:\n${output().slice(-OUTPUT_SHOWN)}`)));
+  // Also after a failed start: whatever beforeAll got to is stopped and removed.
   afterAll(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-    rmSync(root, { recursive: true, force: true });
+    try {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    } finally {
+      if (root) rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('shows the stack at the source line that threw', async () => {
@@ -164,7 +169,7 @@ describe('`npm run dev`', () => {
   });
   // Last: it stops the server the tests above share.
   it('SIGTERM to npm (a supervisor’s stop) stops every process under it: nothing is left listening', async () => {
-    child.kill('SIGTERM');
+    child!.kill('SIGTERM');
     await exited;
     // The server (a grandchild of npm, under tsx watch) was orphaned before npm's script exec'd tsx.
     await expect
