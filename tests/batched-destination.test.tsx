@@ -45,83 +45,64 @@ function Section({ text, ready }: { text: string; ready: Promise<void> }) {
   return <p>{text}</p>;
 }
 
+/** A page with an h1 and one section per text, each shown once `release()` is called, streamed into `res`. */
+function streamSections(res: FakeResponse, texts: string[]): { release: () => void } {
+  let release!: () => void;
+  const ready = new Promise<void>((resolve) => (release = resolve));
+  const stream = renderToPipeableStream(
+    <main>
+      <h1>{`${texts.length} sections`}</h1>
+      {texts.map((text, i) => (
+        <Suspense key={i} fallback={<p>pending</p>}>
+          <Section text={text} ready={ready} />
+        </Suspense>
+      ))}
+    </main>,
+    { onShellReady: () => stream.pipe(batchedDestination(res as unknown as Response)) },
+  );
+  return { release };
+}
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const [a, b] = ['A', 'B'].map((letter) => letter.repeat(SECTION_CHARS)) as [string, string];
 
 describe('a page streamed through the batched destination', () => {
   it('stops between sections while the response is full, and finishes the page once it drains', async () => {
-    let release!: () => void;
-    const ready = new Promise<void>((resolve) => (release = resolve));
-    const [a, b] = ['A', 'B'].map((letter) => letter.repeat(SECTION_CHARS));
     const res = new FakeResponse();
-    const stream = renderToPipeableStream(
-      <main>
-        <h1>Two large sections</h1>
-        <Suspense fallback={<p>a pending</p>}>
-          <Section text={a!} ready={ready} />
-        </Suspense>
-        <Suspense fallback={<p>b pending</p>}>
-          <Section text={b!} ready={ready} />
-        </Suspense>
-      </main>,
-      { onShellReady: () => stream.pipe(batchedDestination(res as unknown as Response)) },
-    );
+    const { release } = streamSections(res, [a, b]);
     await settle();
-    expect(res.text).toContain('Two large sections');
-    expect(res.text).not.toContain(a!);
+    expect(res.text).toContain('2 sections');
+    expect(res.text).not.toContain(a);
 
     res.accepting = false; // the client stopped reading
     release();
     await settle();
     // One section went (it is what filled the batch); the other waits for the drain.
-    expect([res.text.includes(a!), res.text.includes(b!)].filter(Boolean)).toHaveLength(1);
+    expect([res.text.includes(a), res.text.includes(b)].filter(Boolean)).toHaveLength(1);
     expect(res.writableEnded).toBe(false);
 
     res.drain();
     await settle();
-    expect(res.text).toContain(a!);
-    expect(res.text).toContain(b!);
+    expect(res.text).toContain(a);
+    expect(res.text).toContain(b);
     expect(res.writableEnded).toBe(true);
     expect(res.destroyed).toBe(false);
   });
 
   it('a batch past the high-water mark pauses React, and it goes on once the response takes the batch', async () => {
-    let release!: () => void;
-    const ready = new Promise<void>((resolve) => (release = resolve));
-    const [a, b] = ['A', 'B'].map((letter) => letter.repeat(SECTION_CHARS));
     const res = new FakeResponse(); // never full: no 'drain' will come
-    const stream = renderToPipeableStream(
-      <main>
-        <Suspense fallback={<p>a pending</p>}>
-          <Section text={a!} ready={ready} />
-        </Suspense>
-        <Suspense fallback={<p>b pending</p>}>
-          <Section text={b!} ready={ready} />
-        </Suspense>
-      </main>,
-      { onShellReady: () => stream.pipe(batchedDestination(res as unknown as Response)) },
-    );
-    release();
+    streamSections(res, [a, b]).release();
     await settle();
-    expect(res.text).toContain(a!);
-    expect(res.text).toContain(b!);
+    expect(res.text).toContain(a);
+    expect(res.text).toContain(b);
     expect(res.writableEnded).toBe(true);
     // The sections left in separate writes: React stopped between them.
-    expect([...res.writes, res.last].filter((text) => text.includes(a!) || text.includes(b!))).toHaveLength(2);
+    expect([...res.writes, res.last].filter((text) => text.includes(a) || text.includes(b))).toHaveLength(2);
   });
 
   it('gives each batch to the response as one write, the last with the end', async () => {
-    let release!: () => void;
-    const ready = new Promise<void>((resolve) => (release = resolve));
     const res = new FakeResponse();
-    const stream = renderToPipeableStream(
-      <main>
-        <h1>One small section</h1>
-        <Suspense fallback={<p>pending</p>}>
-          <Section text="small" ready={ready} />
-        </Suspense>
-      </main>,
-      { onShellReady: () => stream.pipe(batchedDestination(res as unknown as Response)) },
-    );
+    const { release } = streamSections(res, ['small']);
     await settle();
     expect(res.writes).toHaveLength(1);
     release();
