@@ -15,7 +15,7 @@ import { machine, renderText, writeArtifacts, type BenchReport } from './report.
 import { benchRoutes, STREAMED_PATH, withFloorAsset, type BenchRoute } from './routes.ts';
 import type { RunningServer } from '../harness/spawn.ts';
 import { evaluateTargets, type Row } from './targets.ts';
-import { loadCompressed } from './compressed-page.ts';
+import { COMPRESSED_PAGE_LOAD_RUNS, loadCompressed } from './compressed-page.ts';
 import { benchRouteGrowth, GROWTH_LOAD_RUNS } from './route-growth.ts';
 
 /** As in production: every access line and every failure line is written (to a file). */
@@ -161,8 +161,8 @@ function toRows(
   });
 }
 
-/** Every load run: our routes, the same on the two Express + React floors, the node:http floor and our page again, plain and compressed. */
-const LOAD_RUNS = 3 * benchRoutes('/asset').length + 3 + GROWTH_LOAD_RUNS;
+/** Every load run: our routes, the same on the two Express + React floors, the node:http floor, our page plain and compressed, the growth rows. */
+const LOAD_RUNS = 3 * benchRoutes('/asset').length + 1 + COMPRESSED_PAGE_LOAD_RUNS + GROWTH_LOAD_RUNS;
 
 function startWatchdog(settings: Settings): void {
   // Each run has its warm-up, and loadAll warms every route once more first.

@@ -49,7 +49,7 @@ export const FIRST_LOAD_BUDGET_BYTES = 95 * 1024;
 /** Compression on, as a browser asks for it, may cost the streamed page at most 15% of its req/s (issue 21). */
 const COMPRESSED_PAGE_MIN_RATIO = 0.85;
 
-/** The streamed page loaded again, without and then with a browser's Accept-Encoding, and the coding chosen. */
+/** The streamed page loaded again without and with a browser's Accept-Encoding, each side pooled over two runs (compressed-page.ts), and the coding chosen. */
 export interface CompressedPage {
   encoding: string;
   plain: Measured;
