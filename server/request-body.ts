@@ -4,11 +4,15 @@ import type { RequestBody } from '../shared/page-seam.ts';
 import { limitBody } from './body-limit.ts';
 import { httpError } from './failures/http-error.ts';
 
-// An action's body, read and parsed by the host before the action runs (docs/forms.md): a form
-// (urlencoded or multipart) becomes FormData, JSON its value. Every kind is capped; a declared
+// An action's body, read once by the host before the action runs, capped, checked and handed
+// on exactly as the client sent it (docs/forms.md): the action's `request.formData()`,
+// `request.json()` and `request.text()` parse the client's own bytes. Re-encoding a parsed body
+// (JSON.stringify of a value nested 20,000 deep overflows the stack) made a legal body a host 500,
+// and turned a urlencoded form into multipart. The host checks what it must: a declared
 // Content-Length over the cap is refused before a byte is read, a streamed body as it passes it
-// (body-limit.ts, which closes the connection). Multipart goes through busboy as it streams, with
-// its part limits. What cannot be parsed is a 400 that says why; nothing of a refused body is kept.
+// (body-limit.ts, which closes the connection); a form's field count and encoding, JSON's syntax
+// and multipart's part limits (busboy) are checked on the bytes read. What cannot be parsed is a
+// 400 that says why, what is too large a 413; nesting depth is the action's parser's business.
 
 /** A form or JSON document a person typed: far below this. */
 export const MAX_FORM_BYTES = 65_536;
@@ -23,16 +27,15 @@ export const MAX_FIELD_BYTES = MAX_FORM_BYTES;
 const URLENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
-const IDENTITY = /^\s*identity\s*$/i;
 
 const tooLarge = (what: string) => httpError(413, `Request body too large: ${what}`, { headers: { Connection: 'close' } });
 const malformed = (what: string, cause?: unknown) => httpError(400, `Malformed request body: ${what}`, { cause });
 
 /** The whole body, at most `maxBytes`, into a Buffer (body-limit.ts). */
-function readCapped(req: Request, maxBytes: number): Promise<Buffer> {
+function readCapped(req: Request, maxBytes: number): Promise<Buffer<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     // body-limit.ts hands on an HttpError (413, 415, 400) or nothing.
-    const done = (error?: unknown) => (error instanceof Error ? reject(error) : resolve(req.body as Buffer));
+    const done = (error?: unknown) => (error instanceof Error ? reject(error) : resolve(req.body as Buffer<ArrayBuffer>));
     limitBody(maxBytes)(req, req.res!, done);
   });
 }
@@ -46,27 +49,27 @@ function utf8(bytes: Buffer, what: string): string {
   }
 }
 
-function urlencoded(text: string): FormData {
-  const form = new FormData();
-  if (text === '') return form;
+/** A urlencoded form's field count and percent-encoding, checked as URLSearchParams would decode it. */
+function checkUrlencoded(text: string): void {
+  if (text === '') return;
   const pairs = text.split('&');
   if (pairs.length > MAX_FIELDS) throw tooLarge(`at most ${MAX_FIELDS} fields`);
   for (const pair of pairs) {
-    const at = pair.indexOf('=');
-    const [name, value] = at === -1 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
     try {
-      // decodeURIComponent refuses a broken escape and percent-encoded bytes that are not UTF-8.
-      form.append(decodeURIComponent(name.replace(/\+/g, ' ')), decodeURIComponent(value.replace(/\+/g, ' ')));
+      // decodeURIComponent refuses a broken escape and percent-encoded bytes that are not UTF-8,
+      // which URLSearchParams would pass on silently as other characters.
+      decodeURIComponent(pair.replace(/\+/g, ' '));
     } catch (cause) {
       throw malformed('a field is not valid percent-encoded UTF-8', cause);
     }
   }
-  return form;
 }
 
-function multipart(req: Request): Promise<FormData> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_MULTIPART_BYTES) return Promise.reject(tooLarge(`at most ${MAX_MULTIPART_BYTES} bytes`));
+/**
+ * Multipart is checked against its limits by busboy, over the bytes already read: the action
+ * parses the same bytes itself (request.formData()), so nothing here is kept.
+ */
+function checkMultipart(req: Request, bytes: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -84,63 +87,55 @@ function multipart(req: Request): Promise<FormData> {
     } catch (cause) {
       return reject(malformed('its multipart boundary is missing or invalid', cause));
     }
-    const form = new FormData();
-    let received = 0;
     let failed = false;
     const fail = (error: Error) => {
       if (failed) return;
       failed = true;
-      req.unpipe(parser);
-      req.pause(); // nothing more is read; a 413 closes the connection
       reject(error);
     };
-    req.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > MAX_MULTIPART_BYTES) fail(tooLarge(`at most ${MAX_MULTIPART_BYTES} bytes`));
+    parser.on('field', (_name, _value, info) => {
+      if (info.valueTruncated || info.nameTruncated) fail(tooLarge(`a field of at most ${MAX_FIELD_BYTES} bytes`));
     });
-    parser.on('field', (name, value, info) => {
-      if (info.valueTruncated || info.nameTruncated) return fail(tooLarge(`a field of at most ${MAX_FIELD_BYTES} bytes`));
-      form.append(name, value);
-    });
-    parser.on('file', (name, file, info) => {
-      const chunks: Buffer[] = [];
-      file.on('data', (chunk: Buffer) => chunks.push(chunk));
+    parser.on('file', (_name, file) => {
       file.on('limit', () => fail(tooLarge(`a file of at most ${MAX_FILE_BYTES} bytes`)));
-      file.on('end', () => {
-        if (!failed) form.append(name, new File([new Uint8Array(Buffer.concat(chunks))], info.filename ?? 'blob', { type: info.mimeType }));
-      });
+      file.resume();
     });
     parser.on('partsLimit', () => fail(tooLarge(`at most ${MAX_FIELDS + MAX_FILES} parts`)));
     parser.on('fieldsLimit', () => fail(tooLarge(`at most ${MAX_FIELDS} fields`)));
     parser.on('filesLimit', () => fail(tooLarge(`at most ${MAX_FILES} files`)));
     parser.on('error', (cause) => fail(malformed('broken multipart', cause)));
-    parser.on('close', () => !failed && resolve(form));
-    // The client left mid-body: its access line says so; nothing failed.
-    req.on('error', () => fail(httpError(400, 'Request body incomplete: the connection closed before its end')));
-    req.pipe(parser);
+    parser.on('close', () => !failed && resolve());
+    parser.end(bytes);
   });
 }
 
-/** The body of a write, parsed: a 413, 415 or 400 (an HttpError) when it cannot be. */
+/** An empty body with no type is what a bare button posts: an empty form. */
+const EMPTY_FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** The body of a write, as sent and checked: a 413, 415 or 400 (an HttpError) when it cannot be used. */
 export async function readRequestBody(req: Request): Promise<RequestBody> {
   const type = req.headers['content-type'] ?? '';
-  const encoding = req.headers['content-encoding'];
-  if (encoding !== undefined && !IDENTITY.test(encoding)) {
-    throw httpError(415, 'Unsupported Content-Encoding: send the body uncompressed', { headers: { Connection: 'close' } });
+  if (MULTIPART.test(type)) {
+    const bytes = await readCapped(req, MAX_MULTIPART_BYTES);
+    await checkMultipart(req, bytes);
+    return { bytes, type };
   }
-  if (MULTIPART.test(type)) return { form: await multipart(req) };
   if (JSON_TYPE.test(type)) {
-    const text = utf8(await readCapped(req, MAX_FORM_BYTES), 'the JSON');
+    const bytes = await readCapped(req, MAX_FORM_BYTES);
+    const text = utf8(bytes, 'the JSON');
     try {
-      return { json: JSON.parse(text) as unknown };
+      // V8's JSON.parse is not recursive: any depth under the cap parses; the value is dropped.
+      JSON.parse(text);
     } catch (cause) {
       throw malformed('invalid JSON', cause);
     }
+    return { bytes, type };
   }
   const unsupported = httpError(415, 'Unsupported Content-Type: send a form (urlencoded or multipart) or JSON');
   if (type !== '' && !URLENCODED.test(type)) throw unsupported;
   const bytes = await readCapped(req, MAX_FORM_BYTES);
   // No type and no body (a bare button's post) is an empty form; a body of no type is not one.
   if (type === '' && bytes.length > 0) throw unsupported;
-  return { form: urlencoded(utf8(bytes, 'the form')) };
+  checkUrlencoded(utf8(bytes, 'the form'));
+  return { bytes, type: type === '' ? EMPTY_FORM_TYPE : type };
 }

@@ -28,8 +28,12 @@ export interface LogFn {
   (fields: Record<string, unknown>, message: string): void;
 }
 
-/** A body the host has read, capped and parsed (server/request-body.ts). */
-export type RequestBody = { form: FormData } | { json: unknown };
+/** A write's body as the client sent it, read, capped and checked by the host (server/request-body.ts). */
+export interface RequestBody {
+  bytes: Uint8Array<ArrayBuffer>;
+  /** Its Content-Type, as sent (an empty body of no type is an empty urlencoded form). */
+  type: string;
+}
 
 /** The methods that run an action (React Router's mutation methods). */
 export const ACTION_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
@@ -40,7 +44,7 @@ export interface PageRequest {
   url: URL;
   method: string;
   headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** The parsed body, for an action; null for GET and HEAD. */
+  /** The body, for an action; null for GET and HEAD. */
   body: RequestBody | null;
   context: RequestContext;
   /**

@@ -30,8 +30,9 @@ export interface LoaderArgs {
 }
 
 /**
- * An action's arguments: the request's body was read, capped and parsed by the host before the
- * action runs (server/request-body.ts): `await request.formData()` or `await request.json()`.
+ * An action's arguments: the request's body was read, capped and checked by the host before the
+ * action runs, and is handed on as sent (server/request-body.ts): `await request.formData()`,
+ * `await request.json()` or `await request.text()`.
  */
 export type ActionArgs = LoaderArgs;
 

@@ -68,7 +68,7 @@ function call(name: keyof ServerModule, load: () => Promise<ServerModule>) {
 export const serverLoader: LoaderFor = (entry) => call('loader', entry.server) satisfies LoaderFunction;
 export const serverAction: LoaderFor = (entry) => call('action', entry.server) satisfies ActionFunction;
 
-/** The request as loaders and actions see it: URL, method, headers and the parsed body; its signal goes apart (page-seam.ts). */
+/** The request as loaders and actions see it: URL, method, headers and the body as sent; its signal goes apart (page-seam.ts). */
 export function fetchRequest(request: PageRequest): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -76,12 +76,11 @@ export function fetchRequest(request: PageRequest): Request {
   }
   const init: RequestInit = { method: request.method, headers };
   if (request.body !== null) {
-    // The body was parsed already: it goes again in a form the Request encodes itself.
-    headers.delete('content-type');
-    headers.delete('content-length');
-    headers.delete('content-encoding');
-    init.body = 'form' in request.body ? request.body.form : JSON.stringify(request.body.json);
-    if ('json' in request.body) headers.set('content-type', 'application/json');
+    // The bytes were read whole (server/request-body.ts): the Request knows their length, and
+    // the host accepted only an identity coding.
+    for (const name of ['content-length', 'content-encoding', 'transfer-encoding']) headers.delete(name);
+    headers.set('content-type', request.body.type);
+    init.body = request.body.bytes;
   }
   return new Request(request.url, init);
 }

@@ -81,6 +81,18 @@ describe('action bodies', () => {
     expect(served.logs.failureCount()).toBe(0);
   });
 
+  it.each([
+    ['JSON arrays nested 20,000 deep', 'application/json', `${'['.repeat(20_000)}${']'.repeat(20_000)}`],
+    ['JSON objects nested 5,000 deep', 'application/json', `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`],
+    ['a urlencoded form', 'application/x-www-form-urlencoded; charset=UTF-8', 'name=J%C3%BCrgen+M&message=a%26b%3Dc&name=again'],
+    ['multipart', 'multipart/form-data; boundary=b0undary', multipartBody('b0undary', [field('a', 'one'), file('f', 'x.txt', 'hi')])],
+  ])('%s under the cap reaches the action as the client sent it: its type and its bytes', async (_name, type, body) => {
+    const res = await fetch(`${served.url}${ACTION}?do=raw`, { method: 'POST', headers: { 'Content-Type': type }, body });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ type, text: body });
+    expect(served.logs.failureCount()).toBe(0);
+  });
+
   it('an empty post with no content type is an empty form (a bare button)', async () => {
     const res = await request(app().app).post(ACTION).expect(200);
     expect(res.body).toEqual({ body: [] });
