@@ -104,8 +104,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(deps.frontend.middleware);
   // After the built assets (already compressed, as files): everything the app itself writes.
   if (config.compressResponses) app.use(compressResponses());
-  app.use(createClientErrorsRouter(deps.logger, proofs));
-  if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger));
+  app.use(createClientErrorsRouter(deps.logger, proofs, config.bodyTimeoutMs));
+  if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger, config.bodyTimeoutMs));
   if (config.diagnosticsToken !== undefined) app.use('/_diag', createDiagnosticsRouter(config));
   app.use(DISCOVERY_PATH, createRouteDiscovery(config, deps.frontend));
   app.use(DATA_PATH, pages.data);

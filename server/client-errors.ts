@@ -94,12 +94,12 @@ function jsonBody(req: Request): unknown {
   }
 }
 
-export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs): Router {
+export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs, bodyTimeoutMs: number): Router {
   const router = Router();
   router.post(
     CLIENT_ERRORS_PATH,
     perClientLimit({ windowMs: 60_000, limit: REPORTS_PER_MINUTE }, logger),
-    limitBody(MAX_REPORT_BYTES),
+    limitBody(MAX_REPORT_BYTES, bodyTimeoutMs),
     (req: Request, res) => {
       res.locals.route = CLIENT_ERRORS_PATH;
       const report = parseReport(jsonBody(req));

@@ -42,6 +42,13 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 export const DEFAULT_HMR_PORT = 24_678;
 /** Long enough for a healthy Sentry ingest, short enough not to pile up sockets when it is not. */
 export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
+/**
+ * The largest body the host takes (1 MiB of multipart, server/request-body.ts) arrives in about
+ * 11 s over slow 4G's upload (750 kbit/s, Lighthouse's mobile throttling): 15 s leaves a margin.
+ */
+export const DEFAULT_BODY_TIMEOUT_MS = 15_000;
+/** Below the server's request timeout (30 s, server/http-server.ts), or Node's 408 would come first. */
+export const MAX_BODY_TIMEOUT_MS = 29_000;
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type NodeEnv = (typeof NODE_ENVS)[number];
@@ -53,6 +60,8 @@ export interface Config {
   readonly isProduction: boolean;
   readonly logLevel: LogLevel;
   readonly streamTimeoutMs: number;
+  /** A request body still arriving after this is answered 408 (server/body-limit.ts). */
+  readonly bodyTimeoutMs: number;
   /** Readiness answers 503 this long after the signal, while the server still serves. */
   readonly shutdownDelayMs: number;
   /** Then in-flight responses get this long once the listener is closed. */
@@ -144,6 +153,7 @@ export function loadConfig(env: Env): Config {
     isProduction,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     streamTimeoutMs: integer(env, 'STREAM_TIMEOUT_MS', DEFAULT_STREAM_TIMEOUT_MS, 100, 600_000),
+    bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, MAX_BODY_TIMEOUT_MS),
     shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', DEFAULT_SHUTDOWN_DELAY_MS, 0, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 600_000),
     digestKey: secret(env, 'DIGEST_KEY'),

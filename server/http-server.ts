@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse, type Server } from 'node:http';
 import type { Logger } from 'pino';
+import { deferContinue } from './body-limit.ts';
 import { createConnectionBound } from './connections.ts';
 import { answerParserError, answerRequest, EXPECTATION_FAILED, expectationFails, hostRefusal, refuseConnect } from './http-refusals.ts';
 
@@ -10,7 +11,10 @@ import { answerParserError, answerRequest, EXPECTATION_FAILED, expectationFails,
 export interface ServerLimits {
   /** Time to receive a request's headers: slowloris protection. */
   headersTimeoutMs: number;
-  /** Time to receive a whole request (headers and body); responses may stream longer. */
+  /**
+   * Time to receive a whole request (headers and body); responses may stream longer. A body the
+   * app reads has its own, shorter timeout (BODY_TIMEOUT_MS, server/body-limit.ts).
+   */
   requestTimeoutMs: number;
   /** Longer than load balancers' idle timeout (AWS ALB: 60 s), so they never reuse a socket we closed. */
   keepAliveTimeoutMs: number;
@@ -50,7 +54,8 @@ export function createHttpServer(listener: RequestListener, limits: ServerLimits
     if (!bound.admit(req, res)) return;
     const refusal = hostRefusal(req) ?? (expectation === 'failed' || expectationFails(req) ? EXPECTATION_FAILED : undefined);
     if (refusal) return answerRequest(logger, req, res, refusal);
-    if (expectation === 'continue') res.writeContinue();
+    // The 100 waits until an endpoint decides to read the body (server/body-limit.ts).
+    if (expectation === 'continue') deferContinue(req);
     listener(req, res);
   };
   server.on('request', serve);

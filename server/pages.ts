@@ -86,7 +86,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     }
     // A prefetch's failure is logged at warn, unreported: nobody has seen it yet (recorder.ts).
     if (PREFETCH.test(`${req.get('purpose') ?? ''} ${req.get('sec-purpose') ?? ''}`)) res.locals.prefetch = true;
-    const body = reads ? null : await readRequestBody(req);
+    const body = reads ? null : await readRequestBody(req, config.bodyTimeoutMs);
     const deadline = requestDeadline(res, config.streamTimeoutMs);
     return [await pageRequest(req, res, url, deadline, body), onErrorFor(req, res, deadline)];
   }

@@ -31,12 +31,12 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 const tooLarge = (what: string) => httpError(413, `Request body too large: ${what}`, { headers: { Connection: 'close' } });
 const malformed = (what: string, cause?: unknown) => httpError(400, `Malformed request body: ${what}`, { cause });
 
-/** The whole body, at most `maxBytes`, into a Buffer (body-limit.ts). */
-function readCapped(req: Request, maxBytes: number): Promise<Buffer<ArrayBuffer>> {
+/** The whole body, at most `maxBytes` and within `timeoutMs`, into a Buffer (body-limit.ts). */
+function readCapped(req: Request, maxBytes: number, timeoutMs: number): Promise<Buffer<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     // body-limit.ts hands on an HttpError (413, 415, 400) or nothing.
     const done = (error?: unknown) => (error instanceof Error ? reject(error) : resolve(req.body as Buffer<ArrayBuffer>));
-    limitBody(maxBytes)(req, req.res!, done);
+    limitBody(maxBytes, timeoutMs)(req, req.res!, done);
   });
 }
 
@@ -113,15 +113,15 @@ function checkMultipart(req: Request, bytes: Buffer): Promise<void> {
 const EMPTY_FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** The body of a write, as sent and checked: a 413, 415 or 400 (an HttpError) when it cannot be used. */
-export async function readRequestBody(req: Request): Promise<RequestBody> {
+export async function readRequestBody(req: Request, timeoutMs: number): Promise<RequestBody> {
   const type = req.headers['content-type'] ?? '';
   if (MULTIPART.test(type)) {
-    const bytes = await readCapped(req, MAX_MULTIPART_BYTES);
+    const bytes = await readCapped(req, MAX_MULTIPART_BYTES, timeoutMs);
     await checkMultipart(req, bytes);
     return { bytes, type };
   }
   if (JSON_TYPE.test(type)) {
-    const bytes = await readCapped(req, MAX_FORM_BYTES);
+    const bytes = await readCapped(req, MAX_FORM_BYTES, timeoutMs);
     const text = utf8(bytes, 'the JSON');
     try {
       // V8's JSON.parse is not recursive: any depth under the cap parses; the value is dropped.
@@ -133,7 +133,7 @@ export async function readRequestBody(req: Request): Promise<RequestBody> {
   }
   const unsupported = httpError(415, 'Unsupported Content-Type: send a form (urlencoded or multipart) or JSON');
   if (type !== '' && !URLENCODED.test(type)) throw unsupported;
-  const bytes = await readCapped(req, MAX_FORM_BYTES);
+  const bytes = await readCapped(req, MAX_FORM_BYTES, timeoutMs);
   // No type and no body (a bare button's post) is an empty form; a body of no type is not one.
   if (type === '' && bytes.length > 0) throw unsupported;
   checkUrlencoded(utf8(bytes, 'the form'));

@@ -82,7 +82,7 @@ async function forward(url: string, body: Buffer, res: Response, timeoutMs: numb
   res.status(upstream.status).send(Buffer.from(await upstream.arrayBuffer()));
 }
 
-export function createTunnelRouter(sentry: SentryConfig, logger: Logger): Router {
+export function createTunnelRouter(sentry: SentryConfig, logger: Logger, bodyTimeoutMs: number): Router {
   const allowed = new Map(sentry.allowedDsns.map((dsn) => [dsn, envelopeUrl(dsn)]));
   const router = Router();
   router.post(
@@ -93,7 +93,7 @@ export function createTunnelRouter(sentry: SentryConfig, logger: Logger): Router
       next();
     },
     perClientLimit({ windowMs: 60_000, limit: ENVELOPES_PER_MINUTE }, logger),
-    limitBody(MAX_ENVELOPE_BYTES),
+    limitBody(MAX_ENVELOPE_BYTES, bodyTimeoutMs),
     async (req: Request, res) => {
       const body = req.body as unknown;
       if (!Buffer.isBuffer(body) || body.length === 0) throw httpError(400, 'Malformed envelope: empty body');
