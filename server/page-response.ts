@@ -59,11 +59,15 @@ export function setRouteHeaders(res: Response, headers: Headers): void {
   for (const cookie of headers.getSetCookie()) res.append('Set-Cookie', cookie);
 }
 
-/** A resource route's own Response: its status, its headers (every cookie) and its body, streamed. */
-export function sendResource(res: Response, response: globalThis.Response): void {
+/**
+ * A resource route's own Response: its status, its headers (every cookie) and its body, streamed.
+ * One user's answer (`perUser`, or a cookie being set) is no-store whatever the route asked, as a page is.
+ */
+export function sendResource(res: Response, response: globalThis.Response, perUser: boolean): void {
   if (res.destroyed || res.headersSent) return;
   res.status(response.status);
   setRouteHeaders(res, response.headers);
+  if (perUser || res.hasHeader('Set-Cookie')) res.setHeader('Cache-Control', PER_REQUEST_PAGE);
   if (response.body === null) return void res.end();
   const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
   // A body that fails mid-way cannot become an error page any more: the connection is cut, as for a page.

@@ -127,8 +127,8 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   };
 
   function send(res: Response, next: Next, request: PageRequest, response: Exclude<PageResponse, { type: 'redirect' }>): void {
-    // What a write answers, or what a session holds, is one user's.
-    const perUser = !READ_METHODS.has(request.method) || Object.keys(request.context.session.data).length > 0;
+    // What a write answers, or what read or holds a session, is one user's: pages and resource routes alike.
+    const perUser = !READ_METHODS.has(request.method) || deps.sessions.isPerUser(request.context.session);
     switch (response.type) {
       case 'not-found':
         return next();
@@ -139,7 +139,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
       case 'data':
         return sendBody(res, response.status, pageHeaders(res, response.type, response.status, perUser), response.body);
       case 'resource':
-        return sendResource(res, response.response);
+        return sendResource(res, response.response, perUser);
     }
   }
 

@@ -11,7 +11,23 @@ export interface Sessions {
   read(cookieHeader: string | undefined): Promise<Session>;
   /** The Set-Cookie header for a session its loaders or action changed, or nothing. */
   commit(session: Session): Promise<string | undefined>;
+  /**
+   * Whether an answer that had this session is one user's: it held data, or a loader or action
+   * read it (even an empty one: "signed out" is an answer about this visitor too).
+   */
+  isPerUser(session: Session): boolean;
 }
+
+/** What the host keeps of each session it handed out: the session itself, unwatched, and what it saw. */
+interface Watched {
+  readonly session: Session;
+  /** Its data as read from the cookie, to tell a change. */
+  readonly initial: string;
+  read: boolean;
+}
+
+/** The members of a Session that read it (React Router's createSession). */
+const READS = new Set<PropertyKey>(['get', 'has', 'data', 'id']);
 
 export const SESSION_COOKIE = '__session';
 /** A session lives two weeks from its last change (Rails' and Django's defaults are close). */
@@ -34,19 +50,32 @@ export function createSessions(config: Config): Sessions {
       secrets: [...secrets],
     },
   });
-  // What each session held when read: committed only when a loader or action changed it.
-  const initial = new WeakMap<Session, string>();
+  // Loaders and actions get a watching proxy; the host's own reads go to the session behind it.
+  const watched = new WeakMap<Session, Watched>();
+  const stateOf = (session: Session) => watched.get(session) ?? { session, initial: JSON.stringify(session.data), read: true };
   return {
     async read(cookieHeader) {
       const ours = cookieHeader !== undefined && cookieHeader.length <= MAX_COOKIE_HEADER_BYTES && cookieHeader.includes(SESSION_COOKIE);
       // A cookie that fails its signature is an empty session by React Router's design; one it cannot even parse, too.
       const session = ours ? await storage.getSession(cookieHeader).catch(() => createSession()) : createSession();
-      initial.set(session, JSON.stringify(session.data));
-      return session;
+      const state: Watched = { session, initial: JSON.stringify(session.data), read: false };
+      const proxy = new Proxy(session, {
+        get(target, key) {
+          if (READS.has(key)) state.read = true;
+          return Reflect.get(target, key) as unknown;
+        },
+      });
+      watched.set(proxy, state);
+      return proxy;
     },
-    async commit(session) {
-      if (JSON.stringify(session.data) === initial.get(session)) return undefined;
+    async commit(proxy) {
+      const { session, initial } = stateOf(proxy);
+      if (JSON.stringify(session.data) === initial) return undefined;
       return storage.commitSession(session);
+    },
+    isPerUser(proxy) {
+      const { read, initial } = stateOf(proxy);
+      return read || initial !== '{}';
     },
   };
 }

@@ -76,6 +76,23 @@ describe('what a browser may keep of a page', () => {
     expect(data.headers['cache-control']).toBe('public, max-age=60');
   });
 
+  it.each(['/writes', '/api/writes', '/_data/writes?_routes=writes&x=1'])(
+    '%s: an answer that reads the session, or sets its cookie, is no-store whatever the route asked',
+    async (path) => {
+      const { app: host } = app();
+      const at = (todo: string) => (path.includes('?') ? `${path}&do=${todo}` : `${path}?do=${todo}`);
+      const counted = await request(host).get(at('count-and-cache')).expect(200);
+      expect(counted.headers['set-cookie']).toBeDefined();
+      expect(counted.headers['cache-control']).toBe('no-store');
+      const read = await request(host).get(at('read-session')).expect(200);
+      expect(read.headers['set-cookie']).toBeUndefined();
+      expect(read.headers['cache-control']).toBe('no-store');
+      // The same route's answer that touches no session keeps what it asked for.
+      const own = await request(host).get(at('own-cache-control')).expect(200);
+      expect(own.headers['cache-control']).toBe('public, max-age=60');
+    },
+  );
+
   it('a route’s own Cache-Control never makes one user’s page storable', async () => {
     const { app: host } = app();
     const first = await request(host).get('/writes').expect(200);
