@@ -24,6 +24,7 @@ import { normalizeTarget, rejectMalformedTarget } from './request-target.ts';
 import { compressResponses } from './compress-responses.ts';
 import { refuseCrossSiteWrites } from './cross-site-writes.ts';
 import { resolveOrigin } from './request-origin.ts';
+import { createClientLimits } from './client-limits.ts';
 import { createSessions, type Sessions } from './session.ts';
 
 export interface AppDeps {
@@ -73,6 +74,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     frontend: deps.frontend,
     logger: deps.logger,
     sessions: deps.sessions ?? createSessions(config),
+    limits: createClientLimits(),
     traceMeta: deps.telemetry?.traceMeta,
   });
   const app = express();

@@ -1,6 +1,6 @@
 // What the renderer gets of an Express request (shared/page-seam.ts): the page's URL on this
 // site's origin, the parsed body, the deadline's signals, and the context loaders and actions
-// share (the session, a logger bound to the request id).
+// share (the session, a logger bound to the request id, per-client rate limits).
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { PageRequest, RequestBody, RequestContext } from '../shared/page-seam.ts';
@@ -10,6 +10,7 @@ import type { Frontend } from './frontend.ts';
 import { isBot } from './is-bot.ts';
 import type { Deadline } from './request-deadline.ts';
 import { displayHostname } from './request-origin.ts';
+import type { ClientLimits } from './client-limits.ts';
 import type { Sessions } from './session.ts';
 
 export interface PageRequestDeps {
@@ -17,6 +18,8 @@ export interface PageRequestDeps {
   frontend: Frontend;
   logger: Logger;
   sessions: Sessions;
+  /** The rate limits loaders and actions ask for (`context.limit`). */
+  limits: ClientLimits;
   /** The request's trace, when Sentry is on (see server/sentry.ts). */
   traceMeta?: () => TraceMeta | undefined;
 }
@@ -53,6 +56,7 @@ async function requestContext(deps: PageRequestDeps, req: Request): Promise<Requ
   let log: RequestContext['log'] | undefined;
   return {
     session,
+    limit: (name, rule) => deps.limits.take(name, req.ip ?? '', rule),
     get log() {
       return (log ??= deps.logger.child({ reqId: String(req.id) }));
     },

@@ -21,6 +21,11 @@ export interface RequestContext {
   session: Session;
   /** The request's logger (pino's signature): every line carries its `reqId`. */
   log: Record<'debug' | 'info' | 'warn' | 'error', LogFn>;
+  /**
+   * Counts one call against a per-client rate limit named `name` (server/client-limits.ts):
+   * undefined when it may go ahead, else the seconds until this client may again (Retry-After).
+   */
+  limit(name: string, rule: { limit: number; windowMs: number }): number | undefined;
 }
 
 export interface LogFn {

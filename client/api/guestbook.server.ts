@@ -1,9 +1,9 @@
-import { guestbook } from '../pages/guestbook/store.server.ts';
+import { guestbook, publicEntry } from '../pages/guestbook/store.server.ts';
 
 /** GET and HEAD /api/guestbook: the entries as JSON, newest first (a resource route: no page). */
 export async function loader() {
   return Response.json(
-    { entries: await guestbook.list() },
+    { entries: (await guestbook.list()).map(publicEntry) },
     // The list changes with every post: a cache may keep it only while it revalidates.
     { headers: { 'Cache-Control': 'no-cache' } },
   );

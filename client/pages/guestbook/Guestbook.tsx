@@ -66,6 +66,11 @@ export default function Guestbook() {
           <textarea {...fieldProps('message', invalid)} maxLength={MAX_MESSAGE_LENGTH} rows={3} />
         </label>
         <FieldError field="message" invalid={invalid} />
+        {invalid?.errors.form !== undefined && (
+          <p role="alert" className="field-error" data-testid="form-error">
+            {invalid.errors.form}
+          </p>
+        )}
         <button type="submit" disabled={submitting} data-testid="sign">
           {submitting ? 'Signing…' : 'Sign the guestbook'}
         </button>
@@ -89,7 +94,7 @@ export default function Guestbook() {
               <strong>{entry.name}</strong> <time dateTime={entry.createdAt}>{entry.createdAt.slice(0, 10)}</time>
             </p>
             <p>{entry.message}</p>
-            <DeleteButton entry={entry} />
+            {entry.mine && <DeleteButton entry={entry} />}
           </li>
         ))}
       </ul>

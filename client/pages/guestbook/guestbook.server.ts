@@ -1,17 +1,34 @@
+import { randomUUID } from 'node:crypto';
 import { data, redirect } from 'react-router';
-import type { ActionArgs, LoaderArgs } from '../../router/route-entry.ts';
+import type { ActionArgs, LoaderArgs, RequestContext } from '../../router/route-entry.ts';
+import { badRequest } from '../../router/route-failure.ts';
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
-import { guestbook } from './store.server.ts';
+import { guestbook, publicEntry } from './store.server.ts';
 
 // The guestbook's data and its one action: signing (validated: invalid input is answered with
-// the messages and the typed values, status 422, and is no failure) and deleting an entry.
+// the messages and the typed values, status 422, and is no failure) and deleting an entry, which
+// only the session that wrote it may do. Writes are rate limited per client (context.limit).
 
 /** The session's flash key: the thanks shows once, on the page after the post. */
 const THANKS = 'thanks';
+/** The session's key for its writer id: a random id, which a sign-in can later take over. */
+const OWNER = 'owner';
+/** What the action reads: a form, as a browser posts it. */
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+
+/** Writes (signing or deleting) one client may make a minute: a person signs once or twice. */
+const WRITES = { limit: 10, windowMs: 60_000 };
+
+function ownerOf(context: RequestContext): string | undefined {
+  const owner = context.session.get(OWNER) as unknown;
+  return typeof owner === 'string' ? owner : undefined;
+}
 
 export async function loader({ context }: LoaderArgs) {
   const thanks = context.session.get(THANKS) as unknown;
-  return { entries: await guestbook.list(), thanks: typeof thanks === 'string' ? thanks : undefined };
+  const owner = ownerOf(context);
+  const entries = (await guestbook.list()).map((entry) => ({ ...publicEntry(entry), mine: entry.owner === owner }));
+  return { entries, thanks: typeof thanks === 'string' ? thanks : undefined };
 }
 
 /** A form field as text: a missing field or a file is empty. */
@@ -20,8 +37,11 @@ function field(form: FormData, name: string): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-function problems(name: string, message: string) {
-  const errors: { name?: string; message?: string } = {};
+/** What is wrong with a post: a field's message, or the form's as a whole. */
+type Problems = { name?: string; message?: string; form?: string };
+
+function problems(name: string, message: string): Problems | undefined {
+  const errors: Problems = {};
   if (name === '') errors.name = 'Please enter your name.';
   else if (name.length > MAX_NAME_LENGTH) errors.name = `Please keep your name to ${MAX_NAME_LENGTH} characters.`;
   if (message === '') errors.message = 'Please write a message.';
@@ -30,16 +50,25 @@ function problems(name: string, message: string) {
 }
 
 export async function action({ request, context }: ActionArgs) {
+  if (!FORM_TYPES.test(request.headers.get('content-type') ?? '')) badRequest('The guestbook takes a form, not this type of body.');
   const form = await request.formData();
-  if (field(form, 'intent') === 'delete') {
-    const id = field(form, 'id');
-    return { deleted: await guestbook.remove(id) };
-  }
   const name = field(form, 'name');
   const message = field(form, 'message');
+  const retryAfter = context.limit('guestbook-writes', WRITES);
+  if (retryAfter !== undefined) {
+    const errors: Problems = { form: `You are writing too fast: please wait ${retryAfter} s and try again.` };
+    return data({ errors, values: { name, message } }, { status: 429, headers: { 'Retry-After': String(retryAfter) } });
+  }
+  if (field(form, 'intent') === 'delete') {
+    const removal = await guestbook.remove(field(form, 'id'), ownerOf(context));
+    if (removal === 'not-yours') throw data(null, { status: 403 });
+    return { deleted: removal === 'removed' };
+  }
   const errors = problems(name, message);
   if (errors !== undefined) return data({ errors, values: { name, message } }, { status: 422 });
-  await guestbook.add({ name, message });
+  const owner = ownerOf(context) ?? randomUUID();
+  context.session.set(OWNER, owner);
+  await guestbook.add({ name, message, owner });
   context.session.flash(THANKS, name);
   return redirect('/guestbook');
 }
