@@ -1,5 +1,5 @@
 // Content-coding negotiation (RFC 9110 §12.5.3) for the built assets, which exist as files in
-// each coding (tools/build/precompress.ts). Documents are negotiated by `compression` itself.
+// each coding (the `precompressAssets` plugin in vite.config.ts). Documents are negotiated by `compression` itself.
 
 /** The codings the build writes, in the server's order of preference, with each file's suffix. */
 export const CODING_SUFFIXES = { br: '.br', gzip: '.gz' } as const;

@@ -175,7 +175,7 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     serializers: { req: () => undefined },
     // An incoming id only from a proxy TRUST_PROXY trusts (HAProxy's unique-id, deploy/haproxy.cfg),
     // and only in the log-line contract's shape: any other client would choose the id its
-    // lines, its X-Request-Id and its pages' report proofs (errors/report-proof.ts) are bound to.
+    // lines, its X-Request-Id and its pages' report proofs (failures/report-proof.ts) are bound to.
     genReqId(req: IncomingMessage, res: ServerResponse) {
       const incoming = req.headers['x-request-id'];
       const kept = typeof incoming === 'string' && REQUEST_ID.test(incoming) && trustsPeer(req.socket.remoteAddress);

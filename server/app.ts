@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { createClientErrorsRouter } from './client-errors.ts';
 import type { Config } from './config.ts';
@@ -20,7 +20,7 @@ import { createPageHandlers, DATA_PATH } from './pages.ts';
 import { createRouteDiscovery, DISCOVERY_PATH } from './route-discovery.ts';
 import { createRefusalSummary, type RefusalSummary } from './refusal-summary.ts';
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
-import { normalizeTarget, rejectMalformedTarget } from './request-target.ts';
+import { normalizeTarget, rejectMalformedPath, rejectMalformedTarget } from './request-target.ts';
 import { compressResponses } from './compress-responses.ts';
 import { refuseCrossSiteWrites } from './cross-site-writes.ts';
 import { resolveOrigin } from './request-origin.ts';
@@ -40,22 +40,9 @@ export interface AppDeps {
   refusals?: RefusalSummary;
   /** Signed-cookie sessions (session.ts); made here when not given. */
   sessions?: Sessions;
-  /** The report proofs' clock and memory of spent proofs (errors/report-proof.ts); tests set them. */
+  /** The report proofs' clock and memory of spent proofs (failures/report-proof.ts); tests set them. */
   reportProofs?: ReportProofOptions;
 }
-
-/** A path whose percent-encoding is broken cannot be routed: 400, not a 500 from deep inside. */
-const rejectMalformedPath: RequestHandler = (req, _res, next) => {
-  if (!req.url.includes('%')) return next(); // nothing to decode: most requests
-  try {
-    // Its value is unused: the call reads the req.path getter so that the bundler cannot drop
-    // it as a pure function call (it did, with a local variable; the soak caught the 404s).
-    decodeURIComponent(req.path);
-    next();
-  } catch (cause) {
-    next(httpError(400, 'Malformed URL: invalid percent-encoding', { cause }));
-  }
-};
 
 /** The middleware order below is the table of contents of a request. Nothing listens here. */
 export function createApp(config: Config, deps: AppDeps): Express {

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import express, { type RequestHandler } from 'express';
 import { CODING_SUFFIXES, negotiateCoding, type Coding } from './accept-encoding.ts';
 
-// The build writes `<file>.br` and `<file>.gz` beside each text asset (tools/build/precompress.ts).
+// The build writes `<file>.br` and `<file>.gz` beside each text asset (the `precompressAssets` plugin in vite.config.ts).
 // This picks the file for the request's Accept-Encoding and lets serve-static (express.static)
 // send it: ETag and Last-Modified of that file, 304, HEAD, Range over the encoded bytes (RFC
 // 9110 §14: ranges apply to the selected representation), Content-Length. Nothing is

@@ -39,3 +39,16 @@ export function normalizeTarget(req: IncomingMessage): void {
 export const rejectMalformedTarget: RequestHandler = (req, _res, next) => {
   next((req as Marked)[MALFORMED] ? httpError(400, 'Malformed request target') : undefined);
 };
+
+/** A path whose percent-encoding is broken cannot be routed: 400, not a 500 from deep inside. */
+export const rejectMalformedPath: RequestHandler = (req, _res, next) => {
+  if (!req.url.includes('%')) return next(); // nothing to decode: most requests
+  try {
+    // Its value is unused: the call reads the req.path getter so that the bundler cannot drop
+    // it as a pure function call (it did, with a local variable; the soak caught the 404s).
+    decodeURIComponent(req.path);
+    next();
+  } catch (cause) {
+    next(httpError(400, 'Malformed URL: invalid percent-encoding', { cause }));
+  }
+};
