@@ -43,6 +43,8 @@ function resolveHost(protocol: 'http' | 'https', host: string): ResolvedHost | u
   return parsed.hostname === hostname ? { origin: parsed.origin, hostname } : undefined;
 }
 
+const isHttps = (origin: string | undefined): boolean => origin?.startsWith('https:') ?? false;
+
 const remembered = boundedMemo((key: string) => {
   const space = key.indexOf(' ');
   return resolveHost(key.slice(0, space) as 'http' | 'https', key.slice(space + 1));
@@ -61,12 +63,15 @@ function protocolOf(req: Request): 'http' | 'https' {
  */
 export function resolveOrigin(config: Config): RequestHandler {
   const configured = config.publicOrigin;
+  const configuredSecure = isHttps(configured);
   return (req, res, next) => {
     // HTTP/1.0 may omit Host (Node requires it of HTTP/1.1): such a request is this server's.
-    const resolved = remembered(`${protocolOf(req)} ${req.host ?? 'localhost'}`);
+    const protocol = protocolOf(req);
+    const resolved = remembered(`${protocol} ${req.host ?? 'localhost'}`);
     if (resolved === undefined) return next(httpError(400, 'Invalid Host header: not a host name as a URL keeps it'));
     res.locals.origin = configured ?? resolved.origin;
     res.locals.hostname = resolved.hostname;
+    res.locals.secure = protocol === 'https' || configuredSecure;
     next();
   };
 }
@@ -74,6 +79,15 @@ export function resolveOrigin(config: Config): RequestHandler {
 /** The request's origin, as resolveOrigin recorded it (or the configured one, for a request refused before). */
 export function requestOrigin(config: Config, res: { locals: Express.Locals }): string {
   return res.locals.origin ?? config.publicOrigin ?? 'http://localhost';
+}
+
+/**
+ * Whether the browser reached this request over https: the connection's or the trusted
+ * X-Forwarded-Proto's protocol, as resolveOrigin read it, or an https PUBLIC_ORIGIN (TLS ends
+ * before the host and the balancer does not say so). What a cookie's Secure attribute follows.
+ */
+export function requestIsSecure(config: Config, res: { locals: Express.Locals }): boolean {
+  return res.locals.secure ?? isHttps(config.publicOrigin);
 }
 
 /**
