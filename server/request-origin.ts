@@ -5,9 +5,11 @@ import { isValidHostname, type Config } from './config.ts';
 import { httpError } from './failures/http-error.ts';
 
 // The request's origin is decided once, here, and every same-origin decision reads it
-// (res.locals.origin): redirect targets today, a form's Origin check later. PUBLIC_ORIGIN wins
+// (res.locals.origin): redirect targets, a form's Origin check. PUBLIC_ORIGIN wins
 // when set, so no value a client chose is ever used; without it, the Host (or a trusted
-// X-Forwarded-Host) and the trusted protocol, as the WHATWG URL parser reads them.
+// X-Forwarded-Host) and the trusted protocol, as the WHATWG URL parser reads them. Whether the
+// browser is on https (res.locals.secure: the session cookie's Secure and name) is decided here
+// too: the trusted protocol's https, or an https PUBLIC_ORIGIN.
 //
 // A Host that parser rejects (`1.2.3.4.5`, `999.1.1.1`, `xn--a`) or rewrites (`123` →
 // `0.0.0.123`, `0x7f.1` → `127.0.0.1`, `bücher.example` → punycode) is not the name a browser
