@@ -12,6 +12,8 @@ declare global {
       origin?: string;
       /** The request's host name, valid for a URL; error pages show it only if it is a plain host name. */
       hostname?: string;
+      /** The request came over https (trusted protocol included) or PUBLIC_ORIGIN is https (request-origin.ts). */
+      secure?: boolean;
       /** The per-request CSP nonce (security-headers.ts); React puts it on every script it writes. */
       cspNonce?: string;
       /**

@@ -9,7 +9,7 @@ import type { Config } from './config.ts';
 import type { Frontend } from './frontend.ts';
 import { isBot } from './is-bot.ts';
 import type { Deadline } from './request-deadline.ts';
-import { displayHostname } from './request-origin.ts';
+import { displayHostname, requestIsSecure } from './request-origin.ts';
 import type { ClientLimits } from './client-limits.ts';
 import type { Sessions } from './session.ts';
 
@@ -51,8 +51,8 @@ export function queryOf(req: Request, drop?: string): string {
 }
 
 /** The context of one request; its logger is made only if a loader or action logs. */
-async function requestContext(deps: PageRequestDeps, req: Request): Promise<RequestContext> {
-  const session = await deps.sessions.read(req.headers.cookie);
+async function requestContext(deps: PageRequestDeps, req: Request, res: Response): Promise<RequestContext> {
+  const session = await deps.sessions.read(req.headers.cookie, requestIsSecure(deps.config, res));
   let log: RequestContext['log'] | undefined;
   return {
     session,
@@ -77,7 +77,7 @@ export function createPageRequests(deps: PageRequestDeps) {
       method: req.method,
       headers: req.headers,
       body,
-      context: await requestContext(deps, req),
+      context: await requestContext(deps, req, res),
       ...deadline,
       waitForAll: isBot(req.get('user-agent')),
       nonce: res.locals.cspNonce ?? '',

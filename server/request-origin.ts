@@ -5,9 +5,11 @@ import { isValidHostname, type Config } from './config.ts';
 import { httpError } from './failures/http-error.ts';
 
 // The request's origin is decided once, here, and every same-origin decision reads it
-// (res.locals.origin): redirect targets today, a form's Origin check later. PUBLIC_ORIGIN wins
+// (res.locals.origin): redirect targets, a form's Origin check. PUBLIC_ORIGIN wins
 // when set, so no value a client chose is ever used; without it, the Host (or a trusted
-// X-Forwarded-Host) and the trusted protocol, as the WHATWG URL parser reads them.
+// X-Forwarded-Host) and the trusted protocol, as the WHATWG URL parser reads them. Whether the
+// browser is on https (res.locals.secure: the session cookie's Secure and name) is decided here
+// too: the trusted protocol's https, or an https PUBLIC_ORIGIN.
 //
 // A Host that parser rejects (`1.2.3.4.5`, `999.1.1.1`, `xn--a`) or rewrites (`123` →
 // `0.0.0.123`, `0x7f.1` → `127.0.0.1`, `bücher.example` → punycode) is not the name a browser
@@ -43,6 +45,8 @@ function resolveHost(protocol: 'http' | 'https', host: string): ResolvedHost | u
   return parsed.hostname === hostname ? { origin: parsed.origin, hostname } : undefined;
 }
 
+const isHttps = (origin: string | undefined): boolean => origin?.startsWith('https:') ?? false;
+
 const remembered = boundedMemo((key: string) => {
   const space = key.indexOf(' ');
   return resolveHost(key.slice(0, space) as 'http' | 'https', key.slice(space + 1));
@@ -61,12 +65,15 @@ function protocolOf(req: Request): 'http' | 'https' {
  */
 export function resolveOrigin(config: Config): RequestHandler {
   const configured = config.publicOrigin;
+  const configuredSecure = isHttps(configured);
   return (req, res, next) => {
     // HTTP/1.0 may omit Host (Node requires it of HTTP/1.1): such a request is this server's.
-    const resolved = remembered(`${protocolOf(req)} ${req.host ?? 'localhost'}`);
+    const protocol = protocolOf(req);
+    const resolved = remembered(`${protocol} ${req.host ?? 'localhost'}`);
     if (resolved === undefined) return next(httpError(400, 'Invalid Host header: not a host name as a URL keeps it'));
     res.locals.origin = configured ?? resolved.origin;
     res.locals.hostname = resolved.hostname;
+    res.locals.secure = protocol === 'https' || configuredSecure;
     next();
   };
 }
@@ -74,6 +81,15 @@ export function resolveOrigin(config: Config): RequestHandler {
 /** The request's origin, as resolveOrigin recorded it (or the configured one, for a request refused before). */
 export function requestOrigin(config: Config, res: { locals: Express.Locals }): string {
   return res.locals.origin ?? config.publicOrigin ?? 'http://localhost';
+}
+
+/**
+ * Whether the browser reached this request over https: the connection's or the trusted
+ * X-Forwarded-Proto's protocol, as resolveOrigin read it, or an https PUBLIC_ORIGIN (TLS ends
+ * before the host and the balancer does not say so). What a cookie's Secure attribute follows.
+ */
+export function requestIsSecure(config: Config, res: { locals: Express.Locals }): boolean {
+  return res.locals.secure ?? isHttps(config.publicOrigin);
 }
 
 /**

@@ -54,7 +54,7 @@ describe('deploy/kubernetes', () => {
     expect(() => new Deployment(broken).validate()).toThrow(/containerPort/);
   });
 
-  it('runs two non-root replicas on a read-only root, probed on /healthz and /readyz, with DIGEST_KEY from a Secret', () => {
+  it('runs two non-root replicas on a read-only root, probed on /healthz and /readyz, with DIGEST_KEY and SESSION_SECRET from a Secret', () => {
     const { spec } = find<IDeployment>('Deployment');
     const pod = spec!.template.spec!;
     const [app] = pod.containers;
@@ -70,10 +70,10 @@ describe('deploy/kubernetes', () => {
     expect(app!.readinessProbe?.httpGet).toMatchObject({ path: '/readyz', port: 'http' });
     expect(app!.resources?.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
     expect(app!.resources?.limits).toMatchObject({ memory: expect.any(String) });
-    expect(app!.env?.find((env) => env.name === 'DIGEST_KEY')?.valueFrom?.secretKeyRef).toMatchObject({
-      name: expect.any(String),
-      key: 'DIGEST_KEY',
-    });
+    // Shared by every pod, or a session (or a digest) made by one is not recognised by the other.
+    for (const key of ['DIGEST_KEY', 'SESSION_SECRET']) {
+      expect(app!.env?.find((env) => env.name === key)?.valueFrom?.secretKeyRef, key).toMatchObject({ name: expect.any(String), key });
+    }
     expect(app!.ports?.map((port) => port.name)).toEqual(expect.arrayContaining(['http', 'metrics']));
   });
 
@@ -84,6 +84,9 @@ describe('deploy/kubernetes', () => {
       pod.containers[0]!.env!.map((item) => [item.name, item.value ?? 'a-secret-from-the-cluster-0123456789']),
     );
     const config = loadConfig({ NODE_ENV: 'production', ...env });
+    // Served over https by the ingress: the session cookie is Secure and __Host-session (server/session.ts).
+    expect(config.publicOrigin).toMatch(/^https:\/\//);
+    expect(config.sessionSecrets).toBeDefined();
     expect(config.metricsPort).toBe(Number(pod.containers[0]!.ports!.find((port) => port.name === 'metrics')!.containerPort));
     expect(config.port).toBe(Number(pod.containers[0]!.ports!.find((port) => port.name === 'http')!.containerPort));
     const neededS = (config.shutdownDelayMs + config.shutdownGraceMs) / 1000 + SENTRY_FLUSH_S;
@@ -102,26 +105,44 @@ describe('deploy/kubernetes', () => {
 });
 
 describe('deploy/compose.yaml', () => {
+  const compose = parse(readFileSync(join(ROOT, 'deploy/compose.yaml'), 'utf8')) as {
+    services: Record<string, { environment?: Record<string, string> }>;
+  };
+  const replicas = Object.entries(compose.services).filter(([name]) => name.startsWith('app'));
+  const balancer = compose.services.balancer!.environment!;
+  /** `${NAME:-default}` is its default; a required `${NAME:?message}`, a value long enough for any secret. */
+  const substituted = (raw: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(raw).map(([key, value]) => [
+        key,
+        String(value).replace(
+          /\$\{\w+(?::-([^}]*))?[^}]*\}/g,
+          (_all, fallback: string | undefined) => fallback ?? 'compose-variable-0123456789-0123456789',
+        ),
+      ]),
+    );
+
   it("each replica's environment passes the server config validation and trusts only the balancer", () => {
-    const compose = parse(readFileSync(join(ROOT, 'deploy/compose.yaml'), 'utf8')) as {
-      services: Record<string, { environment?: Record<string, string> }>;
-    };
-    const replicas = Object.entries(compose.services).filter(([name]) => name.startsWith('app'));
     expect(replicas).toHaveLength(2);
-    const balancer = compose.services.balancer!.environment!;
     for (const [, service] of replicas) {
-      const env = Object.fromEntries(
-        Object.entries(service.environment!).map(([key, value]) => [
-          key,
-          String(value).replace(
-            /\$\{\w+(?::-([^}]*))?[^}]*\}/g,
-            (_all, fallback: string | undefined) => fallback ?? 'compose-variable-0123456789',
-          ),
-        ]),
-      );
-      const config = loadConfig({ NODE_ENV: 'production', ...env });
+      const config = loadConfig({ NODE_ENV: 'production', ...substituted(service.environment!) });
       expect(config.trustProxy).toBe(balancer.BALANCER_SOURCE);
       expect(config.sharedAssetsDir).toBeDefined();
     }
+  });
+
+  it('the replicas share a required SESSION_SECRET and DIGEST_KEY, and know the origin the balancer serves', () => {
+    const [first, second] = replicas.map(([, service]) => service.environment!);
+    for (const key of ['DIGEST_KEY', 'SESSION_SECRET']) {
+      // Required (`${NAME:?...}`): compose refuses to start without it, rather than each replica inventing its own.
+      expect(first![key], key).toMatch(new RegExp(`^\\$\\{${key}:\\?`));
+      expect(second![key], key).toBe(first![key]);
+    }
+    expect(second!.PUBLIC_ORIGIN).toBe(first!.PUBLIC_ORIGIN);
+    // By default, the origin is where the balancer listens by default.
+    const bind = /:\$\{BALANCER_PORT:-(\d+)\}$/.exec(balancer.HAPROXY_BIND!)?.[1];
+    const config = loadConfig({ NODE_ENV: 'production', ...substituted(first!) });
+    expect(config.publicOrigin).toBe(`http://127.0.0.1:${bind}`);
+    expect(config.sessionSecrets).toBeDefined();
   });
 });

@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../tools/harness/paths.ts';
 
-/** A path with a folder and a source or document extension: `server/app.ts`, `./route-entry.ts`, `failures/digest.ts`. */
-const NAMED_PATH = /(?<![\w.@/:-])(\.{0,2}\/?[\w.-]+\/[\w./-]*\.(?:tsx?|md|ya?ml|css|json|cfg))(?![\w/])/g;
+/** A path with a folder and a source or document extension: `server/app.ts`, `./support/test-app.ts`, `failures/digest.ts`. */
+const NAMED_PATH = /(?<![\w.@/:\\-])(\.{0,2}\/?[\w.-]+\/[\w./-]*\.(?:tsx?|md|ya?ml|css|json|cfg))(?![\w/])/g;
 /** Folders a path may be written relative to, beside the naming file's own. */
 const ROOTS = ['', 'server', 'client', 'shared', 'tests', 'tools', 'cli'];
 /** Not files of the repository: build output, the container's paths, a bench run's reports, placeholders in examples. */

@@ -12,6 +12,8 @@ import type { Engine } from '../container/engine.ts';
 export const BALANCER_SOURCE = '127.0.0.10';
 export const DIAGNOSTICS_TOKEN = 'scale-out-diagnostics-token';
 const DIGEST_KEY = 'scale-out-shared-digest-key';
+/** 32+ bytes, the same on both replicas: a session set by one is read by the other. */
+const SESSION_SECRET = 'scale-out-shared-session-secret-0123456789';
 /** HAProxy checks every 500 ms and needs 2 failures: 3 s of readiness 503 covers it twice over. */
 export const SHUTDOWN_DELAY_MS = 3_000;
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -67,6 +69,9 @@ export class Cluster {
       PORT: String(port),
       HOST: '127.0.0.1',
       DIGEST_KEY,
+      SESSION_SECRET,
+      // No PUBLIC_ORIGIN, unlike deploy/compose.yaml: the origin (and so the protocol test's
+      // redirect check) then comes from the balancer's X-Forwarded-Proto, which is under test.
       DIAGNOSTICS_TOKEN,
       TRUST_PROXY: BALANCER_SOURCE,
       SHARED_ASSETS_DIR: '/srv/assets',

@@ -13,6 +13,7 @@ import { ROOT } from '../../tools/harness/paths.ts';
 import { parseLog } from '../../tools/harness/server-log.ts';
 import { copyBuildContext, findEngine, type Engine, type Result } from '../container/engine.ts';
 import { DIAGNOSTICS_TOKEN } from './cluster.ts';
+import { expectSessionShared } from './shared-session.ts';
 
 const found = await findEngine();
 const PROJECT = `rsh-compose-${process.pid}`;
@@ -74,6 +75,8 @@ if (found.engine === undefined || !hasCompose) {
         BALANCER_PORT: String(balancer),
         STATS_PORT: String(stats),
         DIGEST_KEY: 'compose-test-shared-digest-key',
+        SESSION_SECRET: 'compose-test-shared-session-secret-0123456789',
+        PUBLIC_ORIGIN: `http://127.0.0.1:${balancer}`,
         DIAGNOSTICS_TOKEN,
       };
       const up = await compose(engine, ['up', '-d'], env);
@@ -132,6 +135,10 @@ if (found.engine === undefined || !hasCompose) {
         expect(failures.length).toBeGreaterThan(0);
       }
       console.log(`compose: both replicas served /_diag/server-error with digest ${[...digests][0]}`);
+    });
+
+    it("a session set on one replica is read on the other: the file's SESSION_SECRET is shared", async () => {
+      await expectSessionShared(`http://127.0.0.1:${env.APP1_PORT}`, `http://127.0.0.1:${env.APP2_PORT}`);
     });
   });
 }

@@ -12,6 +12,7 @@ import { fetchOnce } from '../../tools/harness/http.ts';
 import { sleep } from '../../tools/harness/net.ts';
 import { BALANCER_SOURCE, Cluster, DIAGNOSTICS_TOKEN, type Replica } from './cluster.ts';
 import { startLoad } from './load.ts';
+import { expectSessionShared } from './shared-session.ts';
 
 const IMAGE_A = 'react-ssr-host:scale-a';
 const IMAGE_B = 'react-ssr-host:scale-b';
@@ -147,6 +148,12 @@ if (found.engine === undefined || skipped !== undefined) {
       expect(statuses.every((status) => status === 204 || status === 429)).toBe(true);
       // Another client behind the same balancer is not held back by the first.
       expect((await post('127.0.0.5')).status).toBe(204);
+    });
+
+    it('a session set on one replica is read on the other (shared SESSION_SECRET)', async () => {
+      const [a, b] = cluster.replicas.map((replica) => `http://127.0.0.1:${replica.port}`);
+      await expectSessionShared(a!, b!);
+      await expectSessionShared(b!, a!);
     });
 
     it('runs with a read-only root file system', async () => {
