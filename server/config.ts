@@ -42,9 +42,9 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 /** Vite's own default HMR port. */
 export const DEFAULT_HMR_PORT = 24_678;
 /**
- * What may wait for a log reader that stops reading: about 2,600 access lines of 400 bytes, over
- * 3 s of them at the 770 req/s one process serves here (docs/performance.md), which covers a log
- * shipper's restart; at most 1 MiB of memory whatever the reader does (docs/logs.md).
+ * What may wait for a log reader that stops reading: about 2,600 access lines of 400 bytes, 3 s
+ * or more of the 450–940 req/s one process served /about at here (docs/logs.md, "When stdout is
+ * not read"), enough for a log shipper's restart; never more than 1 MiB of memory.
  */
 export const DEFAULT_LOG_BUFFER_BYTES = 1024 * 1024;
 /** Four failure lines at their 8 KB bound (log-bound.ts), so the error reserve holds at least one. */

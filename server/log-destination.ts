@@ -21,11 +21,11 @@ const ERROR_RESERVE_SHARE = 1 / 4;
 const BATCH_BYTES = 64 * 1024;
 /**
  * How long flush() waits for a stalled reader. A pipe being read takes the default 1 MiB in
- * about 10 ms here (docs/logs.md); a reader that has taken nothing for half a second is not
+ * 12–30 ms here (docs/logs.md); a reader that has taken nothing for half a second is not
  * reading. Shutdown stays inside Docker's 10 s stop timeout: 2 s delay, 5 s grace, 2 s of
  * Sentry, this (config.ts).
  */
-export const FLUSH_DEADLINE_MS = 500;
+const FLUSH_DEADLINE_MS = 500;
 
 export type DropCounts = Record<string, number>;
 
