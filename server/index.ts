@@ -93,7 +93,7 @@ function listenForMetrics(config: Config, logger: Logger, metrics: Metrics): Ser
       { metricsHost, metricsPort, code: error.code },
       `cannot listen for metrics on ${host}:${metricsPort}: ${error.message}`,
     );
-    void flushLogs(logger).then(() => process.exit(1));
+    logger.flush(() => process.exit(1));
   });
   server.listen(metricsPort, metricsHost, () => {
     const address = server.address();
@@ -170,7 +170,7 @@ async function main(): Promise<void> {
       { host: config.host, port: config.port, code: error.code },
       `cannot listen on ${config.host}:${config.port}: ${error.message}`,
     );
-    void flushLogs(logger).then(() => process.exit(1));
+    logger.flush(() => process.exit(1));
   });
   server.listen(config.port, config.host, () => {
     const address = server.address();

@@ -39,7 +39,7 @@ export interface LogDestinationOptions {
 }
 
 export interface LogDestination extends DestinationStream {
-  /** pino's logger.flush(cb): calls back once everything queued is written, or after FLUSH_DEADLINE_MS. */
+  /** pino's logger.flush(cb): calls back once everything queued is written (at once if nothing is), or after FLUSH_DEADLINE_MS. */
   flush(cb: () => void): void;
 }
 
@@ -138,7 +138,8 @@ export function createLogDestination(out: Writable, options: LogDestinationOptio
       queuedBytes += bytes;
     },
     flush(cb: () => void): void {
-      if (broken || (head === queue.length && out.writableLength === 0)) return void process.nextTick(cb);
+      // At once when nothing waits: a boot failure then exits before any other line is logged.
+      if (broken || (head === queue.length && out.writableLength === 0)) return cb();
       let called = false;
       const once = () => {
         if (called) return;
