@@ -79,8 +79,10 @@ export function createLogDestination(out: Writable, options: LogDestinationOptio
     const batch = queue.slice(head, end).join('');
     head = end;
     queuedBytes -= Buffer.byteLength(batch);
-    if (head === queue.length) {
-      queue = [];
+    // Lines already sent go once they are half the array: a reader that keeps up only partly
+    // never empties the queue, and the sent lines must not stay referenced.
+    if (head * 2 >= queue.length) {
+      queue = queue.slice(head);
       head = 0;
     }
     return batch;
