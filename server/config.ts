@@ -33,13 +33,24 @@ export const DEFAULT_STREAM_TIMEOUT_MS = 5_000;
 /**
  * Docker and podman send SIGKILL 10 s after SIGTERM by default: 2 s of readiness 503 (a load
  * balancer checking every second marks a replica down after two failed checks), 5 s of
- * draining and up to 2 s of flushing Sentry end inside that. Kubernetes waits 30 s by default
+ * draining, up to 2 s of flushing Sentry and up to 0.5 s of writing queued log lines
+ * (log-destination.ts) end inside that. Kubernetes waits 30 s by default
  * (terminationGracePeriodSeconds); deploy/kubernetes/ sets longer values to match.
  */
 export const DEFAULT_SHUTDOWN_DELAY_MS = 2_000;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 /** Vite's own default HMR port. */
 export const DEFAULT_HMR_PORT = 24_678;
+/**
+ * What may wait for a log reader that stops reading: about 2,600 access lines of 400 bytes, 3 s
+ * or more of the 450–940 req/s one process served /about at here (docs/logs.md, "When stdout is
+ * not read"), enough for a log shipper's restart; never more than 1 MiB of memory.
+ */
+export const DEFAULT_LOG_BUFFER_BYTES = 1024 * 1024;
+/** Four failure lines at their 8 KB bound (log-bound.ts), so the error reserve holds at least one. */
+export const MIN_LOG_BUFFER_BYTES = 32 * 1024;
+/** Far past any reader's pause worth waiting for; a typo of a few digits more should not take the memory. */
+export const MAX_LOG_BUFFER_BYTES = 256 * 1024 * 1024;
 /** Long enough for a healthy Sentry ingest, short enough not to pile up sockets when it is not. */
 export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
 /**
@@ -59,6 +70,8 @@ export interface Config {
   readonly nodeEnv: NodeEnv;
   readonly isProduction: boolean;
   readonly logLevel: LogLevel;
+  /** Bytes of log lines held while stdout is not read; past it lines are dropped and counted (log-destination.ts). */
+  readonly logBufferBytes: number;
   readonly streamTimeoutMs: number;
   /** A request body still arriving after this is answered 408 (server/body-limit.ts). */
   readonly bodyTimeoutMs: number;
@@ -152,6 +165,7 @@ export function loadConfig(env: Env): Config {
     nodeEnv,
     isProduction,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logBufferBytes: integer(env, 'LOG_BUFFER_BYTES', DEFAULT_LOG_BUFFER_BYTES, MIN_LOG_BUFFER_BYTES, MAX_LOG_BUFFER_BYTES),
     streamTimeoutMs: integer(env, 'STREAM_TIMEOUT_MS', DEFAULT_STREAM_TIMEOUT_MS, 100, 600_000),
     bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, MAX_BODY_TIMEOUT_MS),
     shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', DEFAULT_SHUTDOWN_DELAY_MS, 0, 600_000),

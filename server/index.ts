@@ -13,7 +13,7 @@ import { createSourceMapper } from './failures/source-maps.ts';
 import { createDevFrontend, createProdFrontend, type Frontend } from './frontend.ts';
 import { createHttpServer } from './http-server.ts';
 import { publishAssets } from './shared-assets.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, flushLogs } from './logger.ts';
 import { createMetrics, createMetricsServer, type Metrics } from './metrics.ts';
 import { createRefusalSummary } from './refusal-summary.ts';
 import { createDrain } from './shutdown.ts';
@@ -40,6 +40,7 @@ async function createFrontend(config: Config, logger: Logger): Promise<Frontend>
         { code: (error as NodeJS.ErrnoException).code },
         `cannot publish assets to SHARED_ASSETS_DIR=${config.sharedAssetsDir}: ${(error as Error).message}`,
       );
+      await flushLogs(logger);
       process.exit(1);
     }
   }
@@ -60,7 +61,7 @@ function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModul
   });
   const fault = async (kind: string, error: unknown) => {
     failures.fault(kind, error);
-    logger.flush();
+    await flushLogs(logger);
     if (sentry) await sentry.closeSentry();
     process.exit(1);
   };
@@ -92,7 +93,7 @@ function listenForMetrics(config: Config, logger: Logger, metrics: Metrics): Ser
       { metricsHost, metricsPort, code: error.code },
       `cannot listen for metrics on ${host}:${metricsPort}: ${error.message}`,
     );
-    process.exit(1);
+    logger.flush(() => process.exit(1));
   });
   server.listen(metricsPort, metricsHost, () => {
     const address = server.address();
@@ -111,9 +112,9 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  const logger = createLogger(config);
-  const sentry = config.sentry ? await import('./sentry.ts') : undefined;
   const metrics = config.metricsPort === undefined ? undefined : createMetrics();
+  const logger = createLogger(config, undefined, metrics);
+  const sentry = config.sentry ? await import('./sentry.ts') : undefined;
   handleProcessFaults(config, logger, sentry, metrics);
   routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
@@ -150,7 +151,8 @@ async function main(): Promise<void> {
     if (sentry) await sentry.closeSentry();
     refusals.flush(); // counts of refusals not yet summarised, before the last line
     logger[LINE_LEVEL.lifecycle]({ clean }, STOPPED_MESSAGE);
-    logger.flush();
+    // Every queued line, "stopped" last, within the destination's deadline (log-destination.ts).
+    await flushLogs(logger);
     process.exit(clean ? 0 : 1);
   };
   // `on`, not `once`: a second signal must reach our handler (which ignores it), not Node's
@@ -168,7 +170,7 @@ async function main(): Promise<void> {
       { host: config.host, port: config.port, code: error.code },
       `cannot listen on ${config.host}:${config.port}: ${error.message}`,
     );
-    process.exit(1);
+    logger.flush(() => process.exit(1));
   });
   server.listen(config.port, config.host, () => {
     const address = server.address();

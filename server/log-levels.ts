@@ -23,6 +23,8 @@ export const LINE_LEVEL = {
   lifecycle: 'info',
   /** A setting that works but deserves an operator's look (DIGEST_KEY unset), a grace period cut short, a Node warning. */
   lifecycleWarning: 'warn',
+  /** Log lines were dropped while stdout was not read: one line with the counts once it drains. */
+  logDrops: 'warn',
   /** The process cannot start (a port in use, an unwritable assets folder): it exits after this line. */
   bootFailure: 'fatal',
 } as const satisfies Record<string, Level>;

@@ -1,6 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { LEVEL } from '../shared/log-line.ts';
 import { CLIENT_ERRORS_PATH } from '../shared/runtime.ts';
 import { expressRouteOf } from './route-label.ts';
 
@@ -18,6 +19,8 @@ export interface Metrics {
   readonly middleware: RequestHandler;
   /** Called once per recorded failure (failures/recorder.ts, process faults). */
   failure(kind: FailureKind, status: number | undefined): void;
+  /** Called once per log line dropped because stdout was not read (log-destination.ts). */
+  logLineDropped(level: string): void;
 }
 
 /** Seconds; from a cached asset (~1 ms) to a page held open by the 5 s stream timeout. */
@@ -28,6 +31,8 @@ const ROUTE_ID = /^[\w:/.@{}*-]{1,100}$/;
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 /** Statuses whose meaning is "we would not do it", by reason. */
 const REFUSALS: Record<number, string> = { 413: 'too_large', 414: 'too_large', 429: 'rate_limited', 431: 'too_large' };
+/** pino's level names: the values of log_lines_dropped_total's label. */
+const LOG_LINE_LEVELS: readonly string[] = Object.keys(LEVEL);
 
 /** The route label: the route id the app set, or a fixed name; never the request's path. */
 function routeLabel(req: Request, res: Response, known: Set<string>): string {
@@ -68,6 +73,14 @@ export function createMetrics(): Metrics {
     labelNames: ['reason'] as const,
     registers: [registry],
   });
+  const droppedLines = new Counter({
+    name: 'log_lines_dropped_total',
+    help: 'Log lines dropped because stdout was not read and the log buffer (LOG_BUFFER_BYTES) was full, by level.',
+    labelNames: ['level'] as const,
+    registers: [registry],
+  });
+  // Every level from zero, so a rate() or an alert sees the series before the first drop.
+  for (const level of LOG_LINE_LEVELS) droppedLines.inc({ level }, 0);
   const open = new Set<ServerResponse>();
   new Gauge({
     name: 'http_active_streams',
@@ -102,7 +115,8 @@ export function createMetrics(): Metrics {
     });
     next();
   };
-  return { registry, middleware, failure };
+  const logLineDropped = (level: string) => droppedLines.inc({ level: LOG_LINE_LEVELS.includes(level) ? level : 'other' });
+  return { registry, middleware, failure, logLineDropped };
 }
 
 /** GET /metrics in the Prometheus text format, and nothing else; no logging at all. */

@@ -18,6 +18,8 @@ export const PROCESS_FAULT_MESSAGE = 'process fault: exiting';
 /** The process entry's lines: once listening (with `port`), and the last line before exit. */
 export const LISTENING_PREFIX = 'listening on ';
 export const STOPPED_MESSAGE = 'stopped';
+/** Written once stdout drains after lines were dropped: `dropped` (a count) and `droppedByLevel`. */
+export const LOG_DROPS_MESSAGE = 'log lines dropped: stdout was not read';
 
 /** An incoming X-Request-Id is kept only when it is short and plain enough to be a log field. */
 export const REQUEST_ID = /^[\w.:@-]{1,128}$/;

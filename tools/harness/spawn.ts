@@ -17,7 +17,7 @@ const READY_TIMEOUT_MS = 30_000;
 const READY_POLL_MS = 10;
 /** One health probe; loopback answers in well under a millisecond when the server is up. */
 const PROBE_TIMEOUT_MS = 1_000;
-/** The server's default shutdown takes at most 9 s (2 s delay, 5 s grace, 2 s flush); past that plus slack, kill. */
+/** The server's default shutdown takes at most 9.5 s (2 s delay, 5 s grace, 2 s of Sentry, 0.5 s of log lines); past that plus slack, kill. */
 const STOP_TIMEOUT_MS = 15_000;
 /** A server that fails to start says why on stdout (a boot failure or fault line): its last lines go in the error. */
 const FAILURE_TAIL_LINES = 5;
