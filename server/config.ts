@@ -42,6 +42,13 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 export const DEFAULT_HMR_PORT = 24_678;
 /** Long enough for a healthy Sentry ingest, short enough not to pile up sockets when it is not. */
 export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
+/**
+ * Responses compressing at once. The bench loads 32 connections (tools/bench/run.ts) and a
+ * browser may fetch a document and its navigation data together: 64 keeps both compressed.
+ * Each encoder costs about 0.3 MB while its client does not read (docs/performance.md,
+ * "Compression under abusive clients"): 64 of them, about 20 MB.
+ */
+export const DEFAULT_COMPRESS_MAX_CONCURRENT = 64;
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type NodeEnv = (typeof NODE_ENVS)[number];
@@ -73,6 +80,8 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Whether documents, navigation data and JSON are compressed on the fly (off where the balancer compresses). */
   readonly compressResponses: boolean;
+  /** How many responses may be compressing at once; past it, answers go plain (server/compression-slots.ts). */
+  readonly compressMaxConcurrent: number;
   /** Development only: the port of Vite's HMR WebSocket (its default, 24678, unless HMR_PORT says). */
   readonly hmrPort: number;
   /** Session cookie secrets, newest first; undefined: a random one per process (server/session.ts). */
@@ -155,6 +164,7 @@ export function loadConfig(env: Env): Config {
     sessionSecrets: secrets(env, 'SESSION_SECRET'),
     hmrPort: integer(env, 'HMR_PORT', DEFAULT_HMR_PORT, 1, 65_535),
     compressResponses: env.COMPRESS_RESPONSES === undefined || env.COMPRESS_RESPONSES === '' ? true : flag(env, 'COMPRESS_RESPONSES'),
+    compressMaxConcurrent: integer(env, 'COMPRESS_MAX_CONCURRENT', DEFAULT_COMPRESS_MAX_CONCURRENT, 1, 100_000),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: release(env),
     logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),

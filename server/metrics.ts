@@ -18,6 +18,8 @@ export interface Metrics {
   readonly middleware: RequestHandler;
   /** Called once per recorded failure (failures/recorder.ts, process faults). */
   failure(kind: FailureKind, status: number | undefined): void;
+  /** Called once per answer sent plain because COMPRESS_MAX_CONCURRENT responses were compressing. */
+  compressionBusy(): void;
 }
 
 /** Seconds; from a cached asset (~1 ms) to a page held open by the 5 s stream timeout. */
@@ -68,6 +70,11 @@ export function createMetrics(): Metrics {
     labelNames: ['reason'] as const,
     registers: [registry],
   });
+  const plainWhenBusy = new Counter({
+    name: 'http_responses_uncompressed_busy_total',
+    help: 'Answers to clients that accept compression, sent plain because COMPRESS_MAX_CONCURRENT responses were already compressing.',
+    registers: [registry],
+  });
   const open = new Set<ServerResponse>();
   new Gauge({
     name: 'http_active_streams',
@@ -102,7 +109,7 @@ export function createMetrics(): Metrics {
     });
     next();
   };
-  return { registry, middleware, failure };
+  return { registry, middleware, failure, compressionBusy: () => plainWhenBusy.inc() };
 }
 
 /** GET /metrics in the Prometheus text format, and nothing else; no logging at all. */
