@@ -41,6 +41,9 @@ export interface CompressOptions {
 const compressible = (req: Request, res: Response) =>
   NDJSON.test(String(res.getHeader('Content-Type') ?? '')) || compression.filter(req, res);
 
+/** Whether the response carries a coding (compression treats `identity` as none, and compresses). */
+const encoded = (res: Response) => (res.getHeader('Content-Encoding') ?? 'identity') !== 'identity';
+
 /** Codings `compression` can send: a client that accepts none of them gets plain bytes anyway. */
 const CODINGS = ['br', 'gzip', 'deflate'];
 
@@ -54,10 +57,10 @@ export function compressResponses({ maxConcurrent, onBusy }: CompressOptions): R
    */
   function filter(req: Request, res: Response): boolean {
     if (!compressible(req, res)) return false;
-    if (req.method === 'HEAD' || res.getHeader('Content-Encoding') !== undefined) return true; // compression sends these as they are
+    if (req.method === 'HEAD' || encoded(res)) return true; // compression sends these as they are
     if (slots.take(res)) {
       queueMicrotask(() => {
-        if (res.getHeader('Content-Encoding') === undefined) slots.give(res);
+        if (!encoded(res)) slots.give(res);
       });
       return true;
     }
