@@ -92,7 +92,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(refuseCrossSiteWrites(config));
   app.use(deps.frontend.middleware);
   // After the built assets (already compressed, as files): everything the app itself writes.
-  if (config.compressResponses) app.use(compressResponses());
+  if (config.compressResponses)
+    app.use(compressResponses({ maxConcurrent: config.compressMaxConcurrent, onBusy: deps.metrics?.compressionBusy }));
   app.use(createClientErrorsRouter(deps.logger, proofs, config.bodyTimeoutMs));
   if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger, config.bodyTimeoutMs));
   if (config.diagnosticsToken !== undefined) app.use('/_diag', createDiagnosticsRouter(config));

@@ -1,6 +1,7 @@
 import { constants } from 'node:zlib';
 import compression from 'compression';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { createCompressionSlots } from './compression-slots.ts';
 
 // Documents, navigation data and JSON errors, compressed as they stream: `compression` negotiates
 // the coding (brotli or gzip), sets Vary: Accept-Encoding, leaves HEAD and 304 alone, and adds
@@ -8,7 +9,8 @@ import type { RequestHandler } from 'express';
 // streamed sections (server/batched-destination.ts; server/page-response.ts flushes navigation
 // data line by line too). Built assets are not compressed here: they exist compressed already
 // (server/precompressed-assets.ts). COMPRESS_RESPONSES=false turns it off where the load
-// balancer compresses.
+// balancer compresses. At most COMPRESS_MAX_CONCURRENT responses compress at once
+// (server/compression-slots.ts); past that, answers go plain.
 
 /** Navigation data (shared/route-data.ts) is text, but not in the `compressible` database. */
 const NDJSON = /^application\/x-ndjson\b/i;
@@ -28,9 +30,47 @@ const BROTLI_QUALITY = 1;
  */
 const BROTLI_WINDOW_BITS = 18;
 
-export function compressResponses(): RequestHandler {
+export interface CompressOptions {
+  /** Responses that may be compressing at once (COMPRESS_MAX_CONCURRENT). */
+  maxConcurrent: number;
+  /** Called for each answer sent plain because every slot was taken (a Prometheus counter). */
+  onBusy?: () => void;
+}
+
+/** What `compression` would compress, before it looks at the size, the method or Accept-Encoding. */
+const compressible = (req: Request, res: Response) =>
+  NDJSON.test(String(res.getHeader('Content-Type') ?? '')) || compression.filter(req, res);
+
+/** Whether the response carries a coding (compression treats `identity` as none, and compresses). */
+const encoded = (res: Response) => (res.getHeader('Content-Encoding') ?? 'identity') !== 'identity';
+
+/** Codings `compression` can send: a client that accepts none of them gets plain bytes anyway. */
+const CODINGS = ['br', 'gzip', 'deflate'];
+
+export function compressResponses({ maxConcurrent, onBusy }: CompressOptions): RequestHandler {
+  const slots = createCompressionSlots(maxConcurrent);
+  /**
+   * `compression` asks its filter as the headers are written, then, in the same turn, sets
+   * Content-Encoding if it made an encoder (compression 1.8, its onHeaders listener): a HEAD,
+   * a body under its 1 KB threshold or a client that accepts only identity gets none, and
+   * gives its slot back at once.
+   */
+  function filter(req: Request, res: Response): boolean {
+    if (!compressible(req, res)) return false;
+    if (req.method === 'HEAD' || encoded(res)) return true; // compression sends these as they are
+    if (slots.take(res)) {
+      queueMicrotask(() => {
+        if (!encoded(res)) slots.give(res);
+      });
+      return true;
+    }
+    // Plain for now, compressed again once slots free up: the answer still varies by coding.
+    res.vary('Accept-Encoding');
+    if (req.headers['accept-encoding'] !== undefined && req.acceptsEncodings(CODINGS)) onBusy?.();
+    return false;
+  }
   return compression({
     brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS } },
-    filter: (req, res) => NDJSON.test(String(res.getHeader('Content-Type') ?? '')) || compression.filter(req, res),
+    filter,
   });
 }

@@ -60,6 +60,14 @@ export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
 export const DEFAULT_BODY_TIMEOUT_MS = 15_000;
 /** Below the server's request timeout (30 s, server/http-server.ts), or Node's 408 would come first. */
 export const MAX_BODY_TIMEOUT_MS = 29_000;
+/**
+ * Responses compressing at once. The bench loads 32 connections (tools/bench/run.ts) and a
+ * browser may fetch a document and its navigation data together: 64 keeps both compressed.
+ * A brotli encoder fed a 150 KB page that its client does not read holds about 0.9 MB, gzip's
+ * about 0.45 MB, the page included (docs/performance.md, "Compression under abusive clients"):
+ * 64 of them, under 60 MB.
+ */
+export const DEFAULT_COMPRESS_MAX_CONCURRENT = 64;
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type NodeEnv = (typeof NODE_ENVS)[number];
@@ -95,6 +103,8 @@ export interface Config {
   readonly allowedOrigins: readonly string[];
   /** Whether documents, navigation data and JSON are compressed on the fly (off where the balancer compresses). */
   readonly compressResponses: boolean;
+  /** How many responses may be compressing at once; past it, answers go plain (server/compression-slots.ts). */
+  readonly compressMaxConcurrent: number;
   /** Development only: the port of Vite's HMR WebSocket (its default, 24678, unless HMR_PORT says). */
   readonly hmrPort: number;
   /** Session cookie secrets, newest first; undefined: a random one per process (server/session.ts). */
@@ -179,6 +189,7 @@ export function loadConfig(env: Env): Config {
     sessionSecrets: secrets(env, 'SESSION_SECRET'),
     hmrPort: integer(env, 'HMR_PORT', DEFAULT_HMR_PORT, 1, 65_535),
     compressResponses: env.COMPRESS_RESPONSES === undefined || env.COMPRESS_RESPONSES === '' ? true : flag(env, 'COMPRESS_RESPONSES'),
+    compressMaxConcurrent: integer(env, 'COMPRESS_MAX_CONCURRENT', DEFAULT_COMPRESS_MAX_CONCURRENT, 1, 100_000),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: release(env),
     logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),

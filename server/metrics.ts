@@ -21,6 +21,8 @@ export interface Metrics {
   failure(kind: FailureKind, status: number | undefined): void;
   /** Called once per log line dropped because stdout was not read (log-destination.ts). */
   logLineDropped(level: string): void;
+  /** Called once per answer sent plain because COMPRESS_MAX_CONCURRENT responses were compressing. */
+  compressionBusy(): void;
 }
 
 /** Seconds; from a cached asset (~1 ms) to a page held open by the 5 s stream timeout. */
@@ -81,6 +83,11 @@ export function createMetrics(): Metrics {
   });
   // Every level from zero, so a rate() or an alert sees the series before the first drop.
   for (const level of LOG_LINE_LEVELS) droppedLines.inc({ level }, 0);
+  const plainWhenBusy = new Counter({
+    name: 'http_responses_uncompressed_busy_total',
+    help: 'Answers to clients that accept compression, sent plain because COMPRESS_MAX_CONCURRENT responses were already compressing.',
+    registers: [registry],
+  });
   const open = new Set<ServerResponse>();
   new Gauge({
     name: 'http_active_streams',
@@ -116,7 +123,7 @@ export function createMetrics(): Metrics {
     next();
   };
   const logLineDropped = (level: string) => droppedLines.inc({ level: LOG_LINE_LEVELS.includes(level) ? level : 'other' });
-  return { registry, middleware, failure, logLineDropped };
+  return { registry, middleware, failure, logLineDropped, compressionBusy: () => plainWhenBusy.inc() };
 }
 
 /** GET /metrics in the Prometheus text format, and nothing else; no logging at all. */

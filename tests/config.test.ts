@@ -18,6 +18,7 @@ describe('configuration', () => {
       shutdownGraceMs: 5000,
       trustProxy: false,
       metricsHost: '127.0.0.1',
+      compressMaxConcurrent: 64,
       sentry: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -44,6 +45,7 @@ describe('configuration', () => {
     SESSION_SECRET: `${'n'.repeat(32)},${'o'.repeat(40)}`,
     HMR_PORT: '25000',
     COMPRESS_RESPONSES: 'false',
+    COMPRESS_MAX_CONCURRENT: '16',
     HSTS_MAX_AGE: '31536000',
     RELEASE: 'v1.2.3',
     LOG_REQUEST_HEADERS: 'Accept-Language, Referer',
@@ -87,6 +89,7 @@ describe('configuration', () => {
       sessionSecrets: ['n'.repeat(32), 'o'.repeat(40)],
       hmrPort: 25000,
       compressResponses: false,
+      compressMaxConcurrent: 16,
       hstsMaxAge: 31536000,
       release: 'v1.2.3',
       logRequestHeaders: ['accept-language', 'referer'],
@@ -141,6 +144,8 @@ describe('configuration', () => {
       { PUBLIC_HOSTNAME: 'evil.com/<script>' },
       'Invalid PUBLIC_HOSTNAME="evil.com/<script>": expected a host name such as shop.example.com',
     ],
+    [{ COMPRESS_MAX_CONCURRENT: '0' }, 'Invalid COMPRESS_MAX_CONCURRENT="0": expected an integer from 1 to 100000'],
+    [{ COMPRESS_MAX_CONCURRENT: '64k' }, 'Invalid COMPRESS_MAX_CONCURRENT="64k": expected an integer from 1 to 100000'],
     [{ HSTS_MAX_AGE: '-1' }, 'Invalid HSTS_MAX_AGE="-1": expected an integer from 0 to 63072000'],
     [
       { RELEASE: 'has space' },
