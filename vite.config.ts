@@ -39,19 +39,6 @@ export function serverOnlyModules(): Plugin {
   };
 }
 
-/**
- * React Router's package exports only its development build (dev warnings on the console,
- * slower); its production build ships beside it. Both production bundles take that one, so the
- * server bundles React Router instead of loading it from node_modules.
- */
-const ROUTER_PRODUCTION = [
-  { find: /^react-router$/, replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
-  {
-    find: /^react-router\/dom$/,
-    replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)),
-  },
-];
-
 /** A route table's `page: () => import('./x.tsx')`. */
 const PAGE_IMPORT = /page:\s*\(\)\s*=>\s*import\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/g;
 
@@ -178,7 +165,9 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     react(),
     ...(isSsrBuild ? [] : [precompressAssets()]),
   ],
-  resolve: { alias: mode === 'production' ? ROUTER_PRODUCTION : [] },
+  // React Router 8's package exports its production build by default and its development build
+  // under the `development` condition, which Vite sets only in development: no alias is needed.
+  // It is a devDependency, so the server bundle carries it (the image installs no devDependencies).
   ssr: mode === 'production' ? { noExternal: ['react-router'] } : undefined,
   build: isSsrBuild
     ? {
