@@ -173,7 +173,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     ? {
         outDir: 'dist/server',
         emptyOutDir: true,
-        target: 'node20',
+        target: 'node22', // engines' floor (package.json)
         // Shipped beside the server files (never served): failures are logged with source
         // files and lines (server/failures/source-maps.ts).
         sourcemap: true,
