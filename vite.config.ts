@@ -39,6 +39,19 @@ export function serverOnlyModules(): Plugin {
   };
 }
 
+/**
+ * React Router is a devDependency, and the image installs no devDependencies: the server bundle
+ * carries it and the packages it depends on (8 brought cookie-es and @remix-run/route-pattern,
+ * which nothing else installs in production). Read from its package.json, so a new one is carried too.
+ */
+const ROUTER_BUNDLED = [
+  'react-router',
+  ...Object.keys(
+    (JSON.parse(readFileSync(new URL('node_modules/react-router/package.json', import.meta.url), 'utf8')) as { dependencies?: object })
+      .dependencies ?? {},
+  ),
+];
+
 /** A route table's `page: () => import('./x.tsx')`. */
 const PAGE_IMPORT = /page:\s*\(\)\s*=>\s*import\(\s*(['"])(\.{1,2}\/[^'"]+)\1\s*\)/g;
 
@@ -167,8 +180,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
   ],
   // React Router 8's package exports its production build by default and its development build
   // under the `development` condition, which Vite sets only in development: no alias is needed.
-  // It is a devDependency, so the server bundle carries it (the image installs no devDependencies).
-  ssr: mode === 'production' ? { noExternal: ['react-router'] } : undefined,
+  ssr: mode === 'production' ? { noExternal: ROUTER_BUNDLED } : undefined,
   build: isSsrBuild
     ? {
         outDir: 'dist/server',
