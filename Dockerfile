@@ -7,10 +7,11 @@
 
 # One base for every stage: the node_modules built in one stage must run on the same Node
 # and the same libc in the next. Node 26 is the current LTS (Node 20 reached its end of life in
-# April 2026); the app also runs on Node 20.19+ (package.json engines), which is what local
-# development and `npm test` use. Override with --build-arg NODE_IMAGE=node:26.10.0-bookworm-slim
-# (or a digest) to pin it harder.
-ARG NODE_IMAGE=node:26-bookworm-slim
+# April 2026). The tag names the same 26.x as .node-version and the node-linux-* packages in
+# package.json's optionalDependencies, which bring that Node to machines whose own is older: the
+# image, the tests and local development all run one Node. Override with
+# --build-arg NODE_IMAGE=<tag or digest> to pin it harder; keep the three in step.
+ARG NODE_IMAGE=node:26.10.0-bookworm-slim
 
 # --- deps: every dependency, dev ones included, because the build needs vite. Only the
 # manifests are copied, so this layer is reused until package*.json changes.
@@ -30,7 +31,9 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# The node-linux-* packages are optional dependencies (so other platforms skip them), which
+# --omit=dev keeps: they are removed, and the image runs its own `node`, the base's.
+RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/node-linux-* node_modules/.bin/node
 
 # --- runtime: package.json (ESM "type": "module"), production
 # node_modules and dist/, nothing else. COPY leaves them owned by root and world-readable:

@@ -40,16 +40,16 @@ export function serverOnlyModules(): Plugin {
 }
 
 /**
- * React Router's package exports only its development build (dev warnings on the console,
- * slower); its production build ships beside it. Both production bundles take that one, so the
- * server bundles React Router instead of loading it from node_modules.
+ * React Router is a devDependency, and the image installs no devDependencies: the server bundle
+ * carries it and the packages it depends on (8 brought cookie-es and @remix-run/route-pattern,
+ * which nothing else installs in production). Read from its package.json, so a new one is carried too.
  */
-const ROUTER_PRODUCTION = [
-  { find: /^react-router$/, replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
-  {
-    find: /^react-router\/dom$/,
-    replacement: fileURLToPath(new URL('node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)),
-  },
+const ROUTER_BUNDLED = [
+  'react-router',
+  ...Object.keys(
+    (JSON.parse(readFileSync(new URL('node_modules/react-router/package.json', import.meta.url), 'utf8')) as { dependencies?: object })
+      .dependencies ?? {},
+  ),
 ];
 
 /** A route table's `page: () => import('./x.tsx')`. */
@@ -178,13 +178,14 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     react(),
     ...(isSsrBuild ? [] : [precompressAssets()]),
   ],
-  resolve: { alias: mode === 'production' ? ROUTER_PRODUCTION : [] },
-  ssr: mode === 'production' ? { noExternal: ['react-router'] } : undefined,
+  // React Router 8's package exports its production build by default and its development build
+  // under the `development` condition, which Vite sets only in development: no alias is needed.
+  ssr: mode === 'production' ? { noExternal: ROUTER_BUNDLED } : undefined,
   build: isSsrBuild
     ? {
         outDir: 'dist/server',
         emptyOutDir: true,
-        target: 'node20',
+        target: 'node22', // engines' floor (package.json)
         // Shipped beside the server files (never served): failures are logged with source
         // files and lines (server/failures/source-maps.ts).
         sourcemap: true,

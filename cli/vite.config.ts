@@ -13,7 +13,7 @@ export default defineConfig({
     ssr: 'cli/digest.ts',
     outDir: OUT_DIR,
     emptyOutDir: true,
-    target: 'node20',
+    target: 'node22', // engines' floor (package.json)
     rolldownOptions: { output: { entryFileNames: ENTRY_FILE } },
   },
   plugins: [

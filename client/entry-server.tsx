@@ -32,7 +32,16 @@ import { createBranchHandlers } from './router/branch-handlers.ts';
 import { describeBranch } from './router/route-descriptions.ts';
 import { handleOf, methodsOf, targetOf } from './router/route-methods.ts';
 import { asTransported } from './router/transport.ts';
-import { asResponse, callContext, fetchRequest, redirectOf, serverAction, serverLoader, untilAborted } from './router/server-calls.ts';
+import {
+  asResponse,
+  callContext,
+  fetchRequest,
+  redirectOf,
+  routerContext,
+  serverAction,
+  serverLoader,
+  untilAborted,
+} from './router/server-calls.ts';
 import { routes as appRoutes } from './routes.tsx';
 
 /** The response's status: the worst of its recorded failures (React Router would say 500 for any thrown value). */
@@ -124,7 +133,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const calls = callContext(request);
     const { headers } = calls;
     // A mutation runs the target route's action first, then every loader (revalidation).
-    const result = await untilAborted(handler.query(fetchRequest(request), { requestContext: calls }), request.renderSignal);
+    const result = await untilAborted(handler.query(fetchRequest(request), { requestContext: routerContext(calls) }), request.renderSignal);
     if (result instanceof Response) return redirectOf(result, headers);
     const fail = failureOf(onError);
     // React Router sends a failure to the nearest route that declares a boundary, else to the
@@ -175,7 +184,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const calls = callContext(request);
     const { headers } = calls;
     const query = handlerFor(matches).query(fetchRequest(request), {
-      requestContext: calls,
+      requestContext: routerContext(calls),
       filterMatchesToLoad: (m) => wanted.has(m.route.id),
       // The browser's router bubbles each failure to its boundary itself, and asks for the
       // loaders it revalidates after an action in a request of its own.
@@ -196,7 +205,10 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   async function resource(matches: Matches, request: PageRequest, onError: OnError): Promise<PageResponse> {
     const calls = callContext(request);
     const { headers } = calls;
-    const query = handlerFor(matches).queryRoute(fetchRequest(request), { routeId: matches.at(-1)!.route.id, requestContext: calls });
+    const query = handlerFor(matches).queryRoute(fetchRequest(request), {
+      routeId: matches.at(-1)!.route.id,
+      requestContext: routerContext(calls),
+    });
     const outcome = await untilAborted(
       query.then(
         (value: unknown) => ({ value }),

@@ -16,8 +16,9 @@ function random(seed: number) {
   };
 }
 
-const SEGMENTS = ['a', 'b', 'guide', ':id', ':topic?', 'opt?', '*', '', 'A', 'a-b', ':x', 'c.d'];
-const PATH_PARTS = ['a', 'b', 'guide', 'A', 'x1', 'a-b', 'c.d', '%2F', '%20z', '%E0%A4%A', '', 'GUIDE', 'long-segment'];
+// ':id.json' is a param with a static suffix, ranked below a static segment since React Router 8.2.
+const SEGMENTS = ['a', 'b', 'guide', ':id', ':topic?', 'opt?', '*', '', 'A', 'a-b', ':x', 'c.d', ':id.json', 'x1.json', 'c.d?'];
+const PATH_PARTS = ['a', 'b', 'guide', 'A', 'x1', 'a-b', 'c.d', '%2F', '%20z', '%E0%A4%A', '', 'GUIDE', 'long-segment', 'x1.json'];
 
 function table(next: () => number, depth: number, prefix: string): RouteObject[] {
   const count = 1 + Math.floor(next() * 4);

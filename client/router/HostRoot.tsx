@@ -5,7 +5,7 @@ import { use, useEffect, useRef } from 'react';
 import {
   Outlet,
   ScrollRestoration,
-  UNSAFE_DataRouterStateContext as DataRouterStateContext,
+  UNSAFE_DataRouterDataContext as DataRouterDataContext,
   useLocation,
   useMatches,
   type UIMatch,
@@ -48,9 +48,9 @@ export function metaOf(matches: readonly UIMatch[], failure: { status: number } 
   return { title, robots: 'noindex' };
 }
 
-/** The first failure of this page's routes, if any: React Router keeps them in its state. */
+/** The first failure of this page's routes, if any: React Router keeps them in its state (its data context since 8.4, which split the state context). */
 function useFailure(): { status: number } | undefined {
-  const errors = use(DataRouterStateContext)?.errors;
+  const errors = use(DataRouterDataContext)?.errors;
   if (errors == null) return undefined;
   const error: unknown = Object.values(errors)[0];
   return { status: isRouteFailure(error) || isNotFound(error) ? (error as { status: number }).status : 500 };

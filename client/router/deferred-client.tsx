@@ -6,17 +6,17 @@ import { DEFERRED_GLOBAL, DEFERRED_KEY, type Settled } from './deferred.ts';
 import type { RouteFailure } from './route-failure.ts';
 
 /**
- * Marks a settled promise the way React Router's <Await> marks the promises it tracks, so a
- * value that has already arrived (streamed into the page, or prefetched) renders at once,
- * without a flash of its fallback.
+ * Marks a settled promise so a value that has already arrived (streamed into the page, or
+ * prefetched) renders at once, without a flash of its fallback. Neither React nor React Router
+ * has a public API for "this promise is already settled"; this is the thenable protocol React's
+ * use() reads (status, value, reason: ReactFiberThenable in React's source) and React Router's
+ * <Await> reads too since 8.5 (getPromiseResult in its lib/await.ts), instead of the private
+ * _tracked/_data/_error fields that <Await> owns. The only place the host writes them;
+ * tests/deferred-settled.test.tsx fails the day either stops reading them.
  */
 function markSettled(promise: Promise<unknown>, entry: Settled): Promise<unknown> {
-  // Once <Await> has tracked a promise it owns these (read-only) fields.
-  if ('_tracked' in promise) return promise;
-  const descriptors: PropertyDescriptorMap = { _tracked: { value: true } };
-  if ('failure' in entry) descriptors._error = { value: entry.failure };
-  else descriptors._data = { value: entry.value };
-  return Object.defineProperties(promise, descriptors);
+  if ('failure' in entry) return Object.assign(promise, { status: 'rejected', reason: entry.failure });
+  return Object.assign(promise, { status: 'fulfilled', value: entry.value });
 }
 
 function settledPromise(entry: Settled): Promise<unknown> {

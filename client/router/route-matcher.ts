@@ -1,8 +1,8 @@
 // The route table's matcher, compiled once. React Router's public matchRoutes() flattens, ranks
 // and compiles the whole table on every call, so a request's cost grew with the size of the app
 // (issue 22: 1,000 routes cut a page's req/s by more than half). This is the same algorithm as
-// React Router 7.18.5's matchRoutes (flattenRoutes, explodeOptionalSegments, computeScore,
-// rankRouteBranches, compilePath, matchRouteBranch in its dist/development/chunk-*.mjs), with
+// React Router 8.5's matchRoutes (flattenRoutes, explodeOptionalSegments, computeScore,
+// rankRouteBranches, compilePath, matchRouteBranch in its dist/*/lib/router/utils.js), with
 // the flattening, ranking and regular expressions done once per table. tests/route-matcher.test.ts
 // holds it to matchRoutes over generated tables and paths.
 import type { RouteMatch, RouteObject } from 'react-router';
@@ -35,8 +35,11 @@ interface Branch {
 }
 
 const PARAM = /^:[\w-]+$/;
+/** A param with a static suffix (`:id.json`): dynamic since React Router 8.2, a little above a bare param. */
+const PARTIAL_PARAM = /^:[\w-]+/;
 // React Router's weights: a static segment outranks a dynamic one, which outranks a splat.
 const STATIC_SEGMENT = 10;
+const PARTIAL_DYNAMIC_SEGMENT = 3.5;
 const DYNAMIC_SEGMENT = 3;
 const INDEX_ROUTE = 2;
 const EMPTY_SEGMENT = 1;
@@ -50,12 +53,16 @@ function removeTrailingSlash(path: string, minLength = 0): string {
 }
 const normalizePathname = (pathname: string) => removeTrailingSlash(pathname).replace(/^\/*/, '/');
 
+function segmentScore(segment: string): number {
+  if (PARAM.test(segment)) return DYNAMIC_SEGMENT;
+  if (PARTIAL_PARAM.test(segment)) return PARTIAL_DYNAMIC_SEGMENT;
+  return segment === '' ? EMPTY_SEGMENT : STATIC_SEGMENT;
+}
+
 function computeScore(path: string, index: boolean | undefined): number {
   const segments = path.split('/');
   const initial = segments.length + (segments.includes('*') ? SPLAT_PENALTY : 0) + (index ? INDEX_ROUTE : 0);
-  return segments
-    .filter((s) => s !== '*')
-    .reduce((score, s) => score + (PARAM.test(s) ? DYNAMIC_SEGMENT : s === '' ? EMPTY_SEGMENT : STATIC_SEGMENT), initial);
+  return segments.filter((s) => s !== '*').reduce((score, s) => score + segmentScore(s), initial);
 }
 
 /**

@@ -2,7 +2,14 @@
 // the loader or action gets the request, its params, the host's context and the deadline's
 // signal; the headers it sets (on `data()`, on a Response, on a redirect) are collected for the
 // response, since React Router keeps only `Location` of an action's redirect.
-import { data, UNSAFE_ErrorResponseImpl as ErrorResponse, type ActionFunction, type LoaderFunction } from 'react-router';
+import {
+  createContext,
+  data,
+  RouterContextProvider,
+  UNSAFE_ErrorResponseImpl as ErrorResponse,
+  type ActionFunction,
+  type LoaderFunction,
+} from 'react-router';
 import type { PageRequest, RequestContext } from '../../shared/page-seam.ts';
 import { handleDeferred } from './deferred-server.tsx';
 import type { LoaderFor } from './react-router-routes.ts';
@@ -18,6 +25,17 @@ export interface CallContext {
 
 export function callContext(request: PageRequest): CallContext {
   return { signal: request.signal, context: request.context, headers: new Headers() };
+}
+
+/** The host's values in a loader's or action's `context`, by key (React Router 8's typed context). */
+const CALLS = createContext<CallContext>();
+
+/**
+ * The `requestContext` of query() and queryRoute(): since React Router 8 the `context` a loader
+ * gets is always a RouterContextProvider (its CHANGELOG, 8.0.0), read by key.
+ */
+export function routerContext(calls: CallContext): RouterContextProvider {
+  return new RouterContextProvider(new Map([[CALLS, calls]]));
 }
 
 /** The response's own: a route module does not set these. */
@@ -46,7 +64,7 @@ function asErrorResponse(thrown: unknown): unknown {
 
 function call(name: keyof ServerModule, load: () => Promise<ServerModule>) {
   return async ({ params, request, context }: Parameters<LoaderFunction>[0]) => {
-    const calls = context as unknown as CallContext;
+    const calls = context.get(CALLS);
     const handler = (await load())[name];
     // A module with only an action has no data for its page; one without an action takes no writes.
     if (handler === undefined) {

@@ -1,6 +1,6 @@
 // The image as an operator gets it: built from a clean copy of the sources, run with only
 // environment variables, probed over HTTP and through the engine's own commands.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,8 @@ import { copyBuildContext, findEngine, type Engine } from './engine.ts';
 const IMAGE = 'react-ssr-host:test';
 const DIAGNOSTICS_TOKEN = 'container-test-diagnostics-token';
 const DEV_ONLY_PACKAGES = ['vite', 'vitest', 'typescript', 'tsx', '@vitejs/plugin-react', 'supertest', 'playwright-core'];
+/** The one Node version the project runs on: the image's base tag and the node-linux-* packages name it too. */
+const PINNED_NODE = `v${readFileSync(join(import.meta.dirname, '../../.node-version'), 'utf8').trim()}`;
 
 const found = await findEngine();
 
@@ -132,6 +134,18 @@ if (found.engine === undefined) {
       ]);
       expect(present.split('\n').filter(Boolean)).toEqual([]);
       await engine.must(['exec', id, 'test', '-e', 'node_modules/express']);
+    });
+
+    it('runs the pinned Node of its base image, with no Node package installed', async () => {
+      expect((await engine.must(['exec', id, 'node', '--version'])).trim()).toBe(PINNED_NODE);
+      const nodePackages = await engine.must([
+        'exec',
+        id,
+        'sh',
+        '-c',
+        'ls -d node_modules/node-linux-* node_modules/.bin/node 2>/dev/null; true',
+      ]);
+      expect(nodePackages.trim()).toBe('');
     });
 
     it("passes the image's HEALTHCHECK", async () => {

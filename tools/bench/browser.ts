@@ -1,6 +1,6 @@
-// `npm run bench:browser`: the built app as a phone sees it. Lighthouse (12.8, the last major
-// that runs on Node 20) with its mobile preset and simulated throttling, in Debian's Chromium,
-// against the production server: each page three times, and the median of each score and
+// `npm run bench:browser`: the built app as a phone sees it. Lighthouse (13.5, which needs
+// Node 22.19: npm scripts run on the project's Node 26) with its mobile preset and simulated
+// throttling, in Debian's Chromium, against the production server: each page three times, and the median of each score and
 // metric printed: scores, paints, blocking time, layout shift, bytes, back/forward cache.
 // Misses against issue 21's targets are printed; only a crash fails the run. `--applied` has
 // Chrome apply the same throttling while it loads (Lighthouse's devtools method) instead of
