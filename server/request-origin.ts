@@ -11,7 +11,7 @@ import { httpError } from './failures/http-error.ts';
 // browser is on https (res.locals.secure: the session cookie's Secure and name) is decided here
 // too: the trusted protocol's https, or an https PUBLIC_ORIGIN.
 //
-// A Host that parser rejects (`1.2.3.4.5`, `999.1.1.1`) or rewrites (`123` →
+// A Host that parser rejects (`1.2.3.4.5`, `999.1.1.1`, `xn--a`) or rewrites (`123` →
 // `0.0.0.123`, `0x7f.1` → `127.0.0.1`, `bücher.example` → punycode) is not the name a browser
 // sent for this site: it is a 400, "a Host header field with an invalid field value"
 // (RFC 9112 §3.2), answered before anything builds a URL from it.

@@ -90,13 +90,10 @@ describe('a trusted X-Forwarded-Host or X-Forwarded-Proto', () => {
     host = createTestApp({ TRUST_PROXY: 'loopback' });
   });
 
-  it.each(['1.2.3.4.5', '0x7f.1', '123', '999.1.1.1', 'a@b.example', '[::1'])(
-    'refuses a forwarded host %s like a Host: 400',
-    async (value) => {
-      const res = await request(host.app).get('/guide').set('X-Forwarded-Host', value).expect(400);
-      expect(res.text).toContain('Invalid Host header');
-    },
-  );
+  it.each(['1.2.3.4.5', '0x7f.1', '123', 'xn--a', 'a@b.example', '[::1'])('refuses a forwarded host %s like a Host: 400', async (value) => {
+    const res = await request(host.app).get('/guide').set('X-Forwarded-Host', value).expect(400);
+    expect(res.text).toContain('Invalid Host header');
+  });
 
   it.each(['ftp', 'javascript', 'a b', '', 'HTTP', 'https, http', 'http://x', '\u00e9'])(
     'ignores a forwarded protocol that is not http or https (%j): the redirect is served',
