@@ -1,3 +1,4 @@
+import { domainToUnicode } from 'node:url';
 import type { Request, RequestHandler } from 'express';
 import { boundedMemo } from '../shared/bounded-memo.ts';
 import { FALLBACK_HOSTNAME } from '../shared/messages.ts';
@@ -42,7 +43,17 @@ function resolveHost(protocol: 'http' | 'https', host: string): ResolvedHost | u
   } catch {
     return undefined;
   }
-  return parsed.hostname === hostname ? { origin: parsed.origin, hostname } : undefined;
+  return parsed.hostname === hostname && punycodeDecodes(hostname) ? { origin: parsed.origin, hostname } : undefined;
+}
+
+/**
+ * Every `xn--` label is punycode that decodes: Node 20 and 22's URL parser refused `xn--a`, Node
+ * 26's keeps it as sent, so the host checks it itself (the decoder leaves a label it cannot
+ * decode as it was; a valid one always decodes to something else).
+ */
+function punycodeDecodes(hostname: string): boolean {
+  if (!hostname.includes('xn--')) return true;
+  return hostname.split('.').every((label) => !label.startsWith('xn--') || domainToUnicode(label) !== label);
 }
 
 const isHttps = (origin: string | undefined): boolean => origin?.startsWith('https:') ?? false;
