@@ -25,7 +25,7 @@ import { dataBody } from './router/route-data-writer.ts';
 import type { PendingValue } from './router/deferred.ts';
 import { DeferredScripts, splitDeferred } from './router/deferred-server.tsx';
 import type { RouteHandle } from './router/HostRoot.tsx';
-import { isNotFound, routeFailure, type RouteFailure } from './router/route-failure.ts';
+import { isNotFound, loaderFailure, routeFailure, worstStatus, type RouteFailure } from './router/route-failure.ts';
 import type { RouteEntry } from './router/route-entry.ts';
 import { HOST_ROUTE_ID, toRouterRoutes } from './router/react-router-routes.ts';
 import { createBranchHandlers } from './router/branch-handlers.ts';
@@ -43,20 +43,6 @@ import {
   untilAborted,
 } from './router/server-calls.ts';
 import { routes as appRoutes } from './routes.tsx';
-
-/** The response's status: the worst of its recorded failures (React Router would say 500 for any thrown value). */
-function statusOf(failures: Record<string, RouteFailure> | null, fallback: number): number {
-  const statuses = Object.values(failures ?? {}).map((failure) => failure.status);
-  return statuses.length > 0 ? Math.max(...statuses) : fallback;
-}
-
-/** The host records a loader's failure; the boundary (or the data response) gets what it may show. */
-function failureOf(onError: OnError) {
-  return (error: unknown): RouteFailure => {
-    const { status, digest, detail } = onError(error, 'loader');
-    return routeFailure(status, digest, detail);
-  };
-}
 
 const styleNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.style);
 const scriptNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.script);
@@ -135,7 +121,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     // A mutation runs the target route's action first, then every loader (revalidation).
     const result = await untilAborted(handler.query(fetchRequest(request), { requestContext: routerContext(calls) }), request.renderSignal);
     if (result instanceof Response) return redirectOf(result, headers);
-    const fail = failureOf(onError);
+    const fail = loaderFailure(onError);
     // React Router sends a failure to the nearest route that declares a boundary, else to the
     // root: the host's own pages answer those (its 404 page for a notFound()).
     const { [HOST_ROUTE_ID]: rootError, ...routeErrors } = result.errors ?? {};
@@ -153,7 +139,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       errors,
     };
     const first = {
-      status: statusOf(errors, result.statusCode),
+      status: worstStatus(errors, result.statusCode),
       start: (options: StreamOptions) => renderDocument(handler, request, staticContext, serialized, options),
     };
     // A render failure cannot be placed exactly; like React Router's framework mode, the leaf's nearest boundary shows it.
@@ -193,13 +179,13 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     });
     const result = await untilAborted(query, request.renderSignal);
     if (result instanceof Response) return redirectOf(result, headers);
-    const fail = failureOf(onError);
+    const fail = loaderFailure(onError);
     const errors = recordErrors(fail, result.errors);
     const answered = mutation ? (result.actionData ?? {}) : result.loaderData;
     const loaded = Object.fromEntries(Object.entries(answered).filter(([id]) => wanted.has(id)));
     const { data: head, pending } = splitDeferred(loaded, fail);
     const body = dataBody({ data: head, errors }, pending, request.signal, (id, error) => ({ id, failure: fail(error) }));
-    return { type: 'data' as const, status: statusOf(errors, result.statusCode), body, headers };
+    return { type: 'data' as const, status: worstStatus(errors, result.statusCode), body, headers };
   }
 
   async function resource(matches: Matches, request: PageRequest, onError: OnError): Promise<PageResponse> {

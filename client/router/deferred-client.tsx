@@ -10,7 +10,7 @@ import type { RouteFailure } from './route-failure.ts';
  * prefetched) renders at once, without a flash of its fallback. Neither React nor React Router
  * has a public API for "this promise is already settled"; this is the thenable protocol React's
  * use() reads (status, value, reason: ReactFiberThenable in React's source) and React Router's
- * <Await> reads too since 8.5 (getPromiseResult in its lib/await.ts), instead of the private
+ * <Await> reads too since 8.5 (its getPromiseResult), instead of the private
  * _tracked/_data/_error fields that <Await> owns. The only place the host writes them;
  * tests/deferred-settled.test.tsx fails the day either stops reading them.
  */

@@ -2,6 +2,7 @@
 // digest → one log line → Sentry) and hands the boundary only this plain, serializable object,
 // the same in the server's HTML, in the hydration data and in a navigation's data response.
 import { data, isRouteErrorResponse } from 'react-router';
+import type { OnError } from '../../shared/page-seam.ts';
 
 export interface RouteFailure {
   readonly routeFailure: true;
@@ -54,4 +55,18 @@ export function badRequest(message: string): never {
 /** True for what `notFound()` throws, as React Router hands it on. */
 export function isNotFound(error: unknown): boolean {
   return isRouteErrorResponse(error) && error.status === 404;
+}
+
+/** A response's status: the worst of its recorded failures (React Router would say 500 for any thrown value). */
+export function worstStatus(failures: Record<string, RouteFailure> | null, fallback: number): number {
+  const statuses = Object.values(failures ?? {}).map((failure) => failure.status);
+  return statuses.length > 0 ? Math.max(...statuses) : fallback;
+}
+
+/** The host records a loader's failure; the boundary (or the data response) gets what it may show. */
+export function loaderFailure(onError: OnError) {
+  return (error: unknown): RouteFailure => {
+    const { status, digest, detail } = onError(error, 'loader');
+    return routeFailure(status, digest, detail);
+  };
 }
