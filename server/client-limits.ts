@@ -1,8 +1,18 @@
 // Rate limits an app's loaders and actions ask for (`context.limit`, shared/page-seam.ts): a
-// fixed window per rule name and client address (Express's `req.ip`, which follows TRUST_PROXY).
-// One per app, in this process's memory: behind a balancer each replica counts on its own and a
-// restart forgets (docs/forms.md, "Rate limits"), as the host's own per-client limits do
-// (server/rate-limit.ts).
+// fixed window per rule name and client, keyed as the host's own per-client limits are
+// (server/rate-limit.ts). One per app, in this process's memory: behind a balancer each replica
+// counts on its own and a restart forgets (docs/forms.md, "Context and sessions").
+import type { Request } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
+
+/**
+ * A client's key: its address as TRUST_PROXY lets Express believe it (`req.ip`), an IPv6 one
+ * by its /56, as express-rate-limit keys it: one subscriber holds a whole prefix and could
+ * otherwise take a new address, and a new window, for every request.
+ */
+export function clientKey(req: Request): string {
+  return req.ip === undefined ? 'unknown' : ipKeyGenerator(req.ip);
+}
 
 /** Windows tracked at once: past it the oldest is forgotten, so a flood of addresses cannot grow the process. */
 export const MAX_TRACKED_WINDOWS = 10_000;

@@ -23,7 +23,7 @@ declare global {
       route?: string;
       /** The response is an API's: errors answer JSON, not the HTML error page. */
       api?: boolean;
-      /** Failures already recorded for this response, by thrown value: each is logged once (failures.ts). */
+      /** Failures already recorded for this response, by thrown value: each is logged once (failures/recorder.ts). */
       failures?: Map<unknown, Failure>;
       /** The first 5xx digest, for the access line. */
       digest?: string;

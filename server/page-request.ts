@@ -1,5 +1,5 @@
 // What the renderer gets of an Express request (shared/page-seam.ts): the page's URL on this
-// site's origin, the parsed body, the deadline's signals, and the context loaders and actions
+// site's origin, the body as sent (read and checked), the deadline's signals, and the context loaders and actions
 // share (the session, a logger bound to the request id, per-client rate limits).
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -10,7 +10,7 @@ import type { Frontend } from './frontend.ts';
 import { isBot } from './is-bot.ts';
 import type { Deadline } from './request-deadline.ts';
 import { displayHostname, requestIsSecure } from './request-origin.ts';
-import type { ClientLimits } from './client-limits.ts';
+import { clientKey, type ClientLimits } from './client-limits.ts';
 import type { Sessions } from './session.ts';
 
 export interface PageRequestDeps {
@@ -56,7 +56,7 @@ async function requestContext(deps: PageRequestDeps, req: Request, res: Response
   let log: RequestContext['log'] | undefined;
   return {
     session,
-    limit: (name, rule) => deps.limits.take(name, req.ip ?? '', rule),
+    limit: (name, rule) => deps.limits.take(name, clientKey(req), rule),
     get log() {
       return (log ??= deps.logger.child({ reqId: String(req.id) }));
     },

@@ -76,7 +76,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
 
   /**
    * The request for the renderer, once its method is one the route answers (else 405, before a
-   * byte of the body is read) and the body of a write has been read and parsed.
+   * byte of the body is read) and the body of a write has been read and checked (request-body.ts).
    */
   async function prepare(req: Request, res: Response, route: MatchedRoute, url: URL): Promise<[PageRequest, OnError]> {
     const reads = READ_METHODS.has(req.method);

@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import busboy from 'busboy';
 import type { RequestBody } from '../shared/page-seam.ts';
 import { limitBody } from './body-limit.ts';
 import { httpError } from './failures/http-error.ts';
@@ -11,7 +10,7 @@ import { httpError } from './failures/http-error.ts';
 // and turned a urlencoded form into multipart. The host checks what it must: a declared
 // Content-Length over the cap is refused before a byte is read, a streamed body as it passes it
 // (body-limit.ts, which closes the connection); a form's field count and encoding, JSON's syntax
-// and multipart's part limits (busboy) are checked on the bytes read. What cannot be parsed is a
+// and multipart's parts and limits are checked on the bytes read. What cannot be parsed is a
 // 400 that says why, what is too large a 413; nesting depth is the action's parser's business.
 
 /** A form or JSON document a person typed: far below this. */
@@ -66,47 +65,28 @@ function checkUrlencoded(text: string): void {
 }
 
 /**
- * Multipart is checked against its limits by busboy, over the bytes already read: the action
- * parses the same bytes itself (request.formData()), so nothing here is kept.
+ * Multipart, parsed by the parser the action itself uses (the Fetch API's formData()), then held
+ * to the limits: whatever it cannot parse is a 400 here, never the action's 500. The FormData is
+ * dropped; the action parses the same bytes again.
  */
-function checkMultipart(req: Request, bytes: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: req.headers,
-        defParamCharset: 'utf8',
-        limits: {
-          fields: MAX_FIELDS,
-          fieldSize: MAX_FIELD_BYTES,
-          files: MAX_FILES,
-          fileSize: MAX_FILE_BYTES,
-          parts: MAX_FIELDS + MAX_FILES,
-        },
-      });
-    } catch (cause) {
-      return reject(malformed('its multipart boundary is missing or invalid', cause));
-    }
-    let failed = false;
-    const fail = (error: Error) => {
-      if (failed) return;
-      failed = true;
-      reject(error);
-    };
-    parser.on('field', (_name, _value, info) => {
-      if (info.valueTruncated || info.nameTruncated) fail(tooLarge(`a field of at most ${MAX_FIELD_BYTES} bytes`));
-    });
-    parser.on('file', (_name, file) => {
-      file.on('limit', () => fail(tooLarge(`a file of at most ${MAX_FILE_BYTES} bytes`)));
-      file.resume();
-    });
-    parser.on('partsLimit', () => fail(tooLarge(`at most ${MAX_FIELDS + MAX_FILES} parts`)));
-    parser.on('fieldsLimit', () => fail(tooLarge(`at most ${MAX_FIELDS} fields`)));
-    parser.on('filesLimit', () => fail(tooLarge(`at most ${MAX_FILES} files`)));
-    parser.on('error', (cause) => fail(malformed('broken multipart', cause)));
-    parser.on('close', () => !failed && resolve());
-    parser.end(bytes);
-  });
+async function checkMultipart(type: string, bytes: Buffer<ArrayBuffer>): Promise<void> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
+  } catch (cause) {
+    throw malformed('broken multipart or a missing boundary', cause);
+  }
+  let fields = 0;
+  let files = 0;
+  for (const [, value] of form) {
+    if (typeof value !== 'string') files += 1;
+    else fields += 1;
+    if (typeof value === 'string' && Buffer.byteLength(value) > MAX_FIELD_BYTES)
+      throw tooLarge(`a field of at most ${MAX_FIELD_BYTES} bytes`);
+    if (typeof value !== 'string' && value.size > MAX_FILE_BYTES) throw tooLarge(`a file of at most ${MAX_FILE_BYTES} bytes`);
+  }
+  if (fields > MAX_FIELDS) throw tooLarge(`at most ${MAX_FIELDS} fields`);
+  if (files > MAX_FILES) throw tooLarge(`at most ${MAX_FILES} files`);
 }
 
 /** An empty body with no type is what a bare button posts: an empty form. */
@@ -117,7 +97,7 @@ export async function readRequestBody(req: Request, timeoutMs: number): Promise<
   const type = req.headers['content-type'] ?? '';
   if (MULTIPART.test(type)) {
     const bytes = await readCapped(req, MAX_MULTIPART_BYTES, timeoutMs);
-    await checkMultipart(req, bytes);
+    await checkMultipart(type, bytes);
     return { bytes, type };
   }
   if (JSON_TYPE.test(type)) {

@@ -3,12 +3,14 @@
 // the day a file moves without its mentions, or app.ts gains a middleware the README omits.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../tools/harness/paths.ts';
 
 /** A path with a folder and a source or document extension: `server/app.ts`, `./support/test-app.ts`, `failures/digest.ts`. */
 const NAMED_PATH = /(?<![\w.@/:\\-])(\.{0,2}\/?[\w.-]+\/[\w./-]*\.(?:tsx?|md|ya?ml|css|json|cfg))(?![\w/])/g;
+/** A file named bare, without its folder: `(log-bound.ts)`. */
+const BARE_NAME = /(?<![\w.@/:\\-])([\w-]+(?:\.[\w-]+)*\.tsx?)(?![\w/])/g;
 /** Folders a path may be written relative to, beside the naming file's own. */
 const ROOTS = ['', 'server', 'client', 'shared', 'tests', 'tools', 'cli'];
 /** Not files of the repository: build output, the container's paths, a bench run's reports, placeholders in examples. */
@@ -21,9 +23,13 @@ function tracked(): string[] {
 
 function missingPaths(): string[] {
   const missing: string[] = [];
-  for (const file of tracked()) {
-    if (!existsSync(join(ROOT, file))) continue;
-    for (const [, named] of readFileSync(join(ROOT, file), 'utf8').matchAll(NAMED_PATH)) {
+  const files = tracked().filter((file) => existsSync(join(ROOT, file)));
+  const names = new Set(files.map((file) => basename(file)));
+  for (const file of files) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    // A bare name only says "some file of this name": it must be one of the tree's.
+    for (const [, named] of text.matchAll(BARE_NAME)) if (!names.has(named!)) missing.push(`${file} names ${named}`);
+    for (const [, named] of text.matchAll(NAMED_PATH)) {
       if (NOT_REPOSITORY_FILES.test(named!) || named!.includes('node_modules')) continue;
       const found = existsSync(join(ROOT, dirname(file), named!)) || ROOTS.some((root) => existsSync(join(ROOT, root, named!)));
       if (!found) missing.push(`${file} names ${named}`);

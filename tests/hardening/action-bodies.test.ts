@@ -47,6 +47,19 @@ describe('action bodies', () => {
     ['a body with no content type', '', 'name=x', 415],
     ['multipart without a boundary', 'multipart/form-data', 'x', 400],
     ['multipart cut before its end', 'multipart/form-data; boundary=zz', `--zz\r\n${field('a', 'b')}`, 400],
+    // busboy skipped these parts; the Fetch API's parser, which actions use, throws on them.
+    [
+      'multipart with a part without Content-Disposition',
+      'multipart/form-data; boundary=zz',
+      '--zz\r\nContent-Type: text/plain\r\n\r\nx\r\n--zz--\r\n',
+      400,
+    ],
+    [
+      'multipart with a part without a name',
+      'multipart/form-data; boundary=zz',
+      '--zz\r\nContent-Disposition: form-data\r\n\r\nx\r\n--zz--\r\n',
+      400,
+    ],
     [
       'multipart of 1,000 fields',
       'multipart/form-data; boundary=zz',

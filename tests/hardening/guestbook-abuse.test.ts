@@ -64,4 +64,13 @@ describe('the guestbook under abuse', () => {
     expect((await entriesOf(app)).length).toBe(before);
     expect(logs.failureCount()).toBe(0);
   });
+
+  it('an IPv6 client counts by its /56, so new addresses of its own prefix get no new window', async () => {
+    const { app } = createTestApp({ TRUST_PROXY: 'loopback' });
+    const post = (address: string) =>
+      request(app).post('/guestbook').set('X-Forwarded-For', address).type(FORM).send('name=Six&message=hello');
+    for (let i = 1; i <= 10; i++) await post(`2001:db8:0:${i}::${i}`).expect(303);
+    await post('2001:db8:0:ff::1').expect(429);
+    await post('2001:db8:0:100::1').expect(303); // another /56
+  });
 });
