@@ -8,6 +8,7 @@ import { createSourceMapper } from './failures/source-maps.ts';
 import { servePrecompressed } from './precompressed-assets.ts';
 import { servePublicFiles } from './public-files.ts';
 import { serveSharedAssets } from './shared-assets.ts';
+import { ASSETS_ROUTE } from './route-label.ts';
 import { pathOf } from './url-path.ts';
 
 // The one place where dev and production differ: where client assets come from and how the
@@ -43,8 +44,6 @@ const MAX_INLINE_CSS_BYTES = 14 * 1024;
 const BUILD_ID_LENGTH = 12;
 /** Distinct sets of matched routes whose chunks are remembered. */
 const MAX_CACHED_CHUNK_SETS = 256;
-/** The route label of built files on the access line (logged at debug when served: access-log.ts). */
-export const ASSETS_ROUTE = 'assets';
 /** Built files have content hashes in their names, so they never change: cache for a year. */
 const IMMUTABLE_MAX_AGE = '1y';
 /**

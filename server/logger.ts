@@ -1,5 +1,4 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import type { Config } from './config.ts';
 import { boundLine } from './log-bound.ts';
 import { createLogDestination } from './log-destination.ts';
 import { LINE_LEVEL } from './log-levels.ts';
@@ -11,7 +10,15 @@ import { LOG_DROPS_MESSAGE } from '../shared/log-line.ts';
 // an operator allow-lists them, so no line needs redaction paths (which pino would run per line).
 // Every line, of any kind, is at most 8 KB (log-bound.ts).
 
-export function createLogger(config: Config, destination?: DestinationStream, metrics?: Metrics): Logger {
+/** What the logger takes of the configuration (server/config.ts), so logging sits below it. */
+export interface LoggerConfig {
+  readonly logLevel: string;
+  readonly release: string;
+  readonly nodeEnv: string;
+  readonly logBufferBytes: number;
+}
+
+export function createLogger(config: LoggerConfig, destination?: DestinationStream, metrics?: Metrics): Logger {
   const options = { level: config.logLevel, base: { release: config.release }, hooks: { streamWrite: boundLine } };
   if (destination) return pino(options, destination);
   // Pretty output is for people at a terminal in dev; everything else gets JSON lines.

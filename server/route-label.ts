@@ -3,6 +3,9 @@ import type { Request, Response } from 'express';
 // The bounded label every line and metric gives a request's route: read by the access line,
 // the failure recorder and the metrics alike, so none of them imports another for it.
 
+/** The route label of built files on the access line (logged at debug when served: access-log.ts). */
+export const ASSETS_ROUTE = 'assets';
+
 /** The Express route that matched, with its mount path; Express types `req.route` as any. */
 export function expressRouteOf(req: Request): string | undefined {
   const route: unknown = req.route;

@@ -8,7 +8,7 @@ import { fallbackErrorPage } from './fallback-page.ts';
 import type { Failure, FailureRecorder } from '../failures/recorder.ts';
 import { isHostError, publicMessage } from '../failures/http-error.ts';
 import { ClientAbortError } from '../failures/render-errors.ts';
-import { describeValue, isErrorLike, isInstance, readString, typeName, unwrapThrown } from '../failures/thrown-value.ts';
+import { devDetail, isInstance } from '../failures/thrown-value.ts';
 
 interface ErrorHandlerDeps {
   config: Config;
@@ -92,12 +92,4 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
       else res.status(500).type('text/plain').set('Cache-Control', 'no-store').end('Internal Server Error');
     }
   };
-}
-
-/** Dev only: the message and the stack (already mapped to the sources), shown on the error page. */
-/** What a development error page shows: the stack (with the message), or a description of the thrown value. */
-export function devDetail(thrown: unknown): string {
-  const error = unwrapThrown(thrown);
-  if (!isErrorLike(error)) return `${typeName(error)}: ${describeValue(error)}`;
-  return readString(error, 'stack') ?? `${typeName(error)}: ${describeValue(error)}`;
 }

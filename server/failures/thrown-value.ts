@@ -141,3 +141,10 @@ export function asNextError(value: unknown): unknown {
 export function unwrapThrown(value: unknown): unknown {
   return isInstance(value, ThrownValue) ? value.value : value;
 }
+
+/** What a development error page shows: the stack (with the message), or a description of the thrown value. */
+export function devDetail(thrown: unknown): string {
+  const error = unwrapThrown(thrown);
+  if (!isErrorLike(error)) return `${typeName(error)}: ${describeValue(error)}`;
+  return readString(error, 'stack') ?? `${typeName(error)}: ${describeValue(error)}`;
+}
