@@ -4,6 +4,26 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/**
+ * server/'s rooms from the ground up (docs/architecture.md, "The rooms"): a module imports its own
+ * room and those below, never one above nor the entry and app on top. tests/import-graph.test.ts
+ * holds the same order against the whole graph.
+ */
+const SERVER_ROOMS = ['observe', 'failures', 'config', 'edge', 'writes', 'assets', 'telemetry', 'pages', 'error-pages'];
+const TOP = {
+  regex: '^\\.\\./(app|index|instrument)\\.ts$',
+  message: 'server/index.ts, app.ts and instrument.ts stand on top: no room imports them.',
+};
+const roomRules = SERVER_ROOMS.map((room, at) => {
+  const above = SERVER_ROOMS.slice(at + 1);
+  const patterns = [TOP];
+  if (above.length > 0) {
+    const message = `server/${room}/ imports its own room and those below it, never ${above.join(', ')}.`;
+    patterns.push({ regex: `(^|/)(${above.join('|')})/`, message });
+  }
+  return { files: [`server/${room}/**`], rules: { 'no-restricted-imports': ['error', { patterns }] } };
+});
+
 export default tseslint.config(
   { ignores: ['dist/', 'artifacts/', 'coverage/', 'node_modules/'] },
   js.configs.recommended,
@@ -50,6 +70,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...roomRules,
   {
     files: ['shared/**'],
     rules: {

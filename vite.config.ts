@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { CODING_SUFFIXES } from './server/accept-encoding.ts';
+import { CODING_SUFFIXES } from './server/assets/accept-encoding.ts';
 
 /** `*.server.ts` modules (route loaders) run only on the server. */
 const SERVER_MODULE = /\.server\.[cm]?[jt]sx?$/;
@@ -143,7 +143,7 @@ const COMPRESS = {
 /**
  * Writes `<file>.br` and `<file>.gz` beside each text asset of the client build. Built assets
  * never change (hashed names), so each is compressed once, at the highest settings, and the
- * server only picks a file (server/precompressed-assets.ts): brotli at quality 11 is far too
+ * server only picks a file (server/assets/precompressed-assets.ts): brotli at quality 11 is far too
  * slow to run per request.
  */
 export function precompressAssets(): Plugin {

@@ -4,7 +4,7 @@ import type { SerializedError } from '../shared/log-line.ts';
 // a digest and `error`. The access line of the same request also carries the digest but no
 // error, so it is never counted twice. Of the records, only failures are occurrences: a
 // browser's report of a server digest (verified by the server's proof, or only claimed) and a
-// secondary failure of the error page are shown apart (server/client-errors.ts, server/failures/recorder.ts).
+// secondary failure of the error page are shown apart (server/telemetry/client-errors.ts, server/failures/recorder.ts).
 
 export type Side = 'server' | 'client' | 'process';
 

@@ -1,6 +1,6 @@
 // The renderer's side of the seam (shared/page-seam.ts): matches the route table once, runs
 // its loaders for the request and hands back React's stream, a redirect or the data of a
-// navigation. It knows nothing of Express; server/pages.ts does (docs/architecture.md).
+// navigation. It knows nothing of Express; server/pages/pages.ts does (docs/architecture.md).
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { createStaticRouter, StaticRouterProvider, type StaticHandler, type StaticHandlerContext } from 'react-router';

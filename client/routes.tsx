@@ -47,7 +47,7 @@ export const routes = defineRoutes([
   // A resource route: no page, its loader's Response is the answer (GET and HEAD).
   { id: 'api-guestbook', path: 'api/guestbook', server: () => import('./api/guestbook.server.ts') },
   {
-    // Failures on purpose, for operators and tests: only with DIAGNOSTICS_TOKEN (server/diagnostics.ts).
+    // Failures on purpose, for operators and tests: only with DIAGNOSTICS_TOKEN (server/pages/diagnostics.ts).
     id: 'diag',
     path: '_diag',
     diagnostics: true,

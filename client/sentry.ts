@@ -10,7 +10,7 @@ export function initSentry(config: BrowserSentryConfig) {
     dsn: config.dsn,
     release: config.release,
     environment: config.environment,
-    // Same-origin, so ad blockers and CSP connect-src don't drop reports (server/tunnel.ts).
+    // Same-origin, so ad blockers and CSP connect-src don't drop reports (server/telemetry/tunnel.ts).
     tunnel: config.tunnel,
     tracesSampleRate: config.tracesSampleRate,
     // Reads the server's sentry-trace/baggage meta tags: the page load joins the server's trace.

@@ -5,19 +5,19 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import { createDigester } from './failures/digest.ts';
 import { createFailureRecorder } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
 import { createSourceMapper } from './failures/source-maps.ts';
-import { createDevFrontend, createProdFrontend, type Frontend } from './frontend.ts';
-import { createHttpServer } from './http-server.ts';
-import { publishAssets } from './shared-assets.ts';
-import { createLogger, flushLogs } from './logger.ts';
-import { createMetrics, createMetricsServer, type Metrics } from './metrics.ts';
-import { createRefusalSummary } from './refusal-summary.ts';
-import { createDrain } from './shutdown.ts';
-import { LINE_LEVEL } from './log-levels.ts';
+import { createDevFrontend, createProdFrontend, type Frontend } from './assets/frontend.ts';
+import { createHttpServer } from './edge/http-server.ts';
+import { publishAssets } from './assets/shared-assets.ts';
+import { createLogger, flushLogs } from './observe/logger.ts';
+import { createMetrics, createMetricsServer, type Metrics } from './observe/metrics.ts';
+import { createRefusalSummary } from './observe/refusal-summary.ts';
+import { createDrain } from './edge/shutdown.ts';
+import { LINE_LEVEL } from './observe/log-levels.ts';
 import { LISTENING_PREFIX, STOPPED_MESSAGE } from '../shared/log-line.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
@@ -48,7 +48,7 @@ async function createFrontend(config: Config, logger: Logger): Promise<Frontend>
 }
 
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
-type SentryModule = typeof import('./sentry.ts');
+type SentryModule = typeof import('./telemetry/sentry.ts');
 
 /** A fault outside any request: recorded as every failure is (failures/recorder.ts), flushed, then exit so we restart. */
 function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined, metrics: Metrics | undefined): void {
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   }
   const metrics = config.metricsPort === undefined ? undefined : createMetrics();
   const logger = createLogger(config, undefined, metrics);
-  const sentry = config.sentry ? await import('./sentry.ts') : undefined;
+  const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
   handleProcessFaults(config, logger, sentry, metrics);
   routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {

@@ -1,7 +1,7 @@
 // Loaded with `node --import` before the app, so Sentry's diagnostics-channel instrumentation
 // is in place before express and http load. Without SENTRY_DSN nothing of Sentry is loaded.
-import { loadConfig, type Config } from './config.ts';
-import { pathOf } from './url-path.ts';
+import { loadConfig, type Config } from './config/config.ts';
+import { pathOf } from './observe/url-path.ts';
 
 /** Request headers worth having on an event; everything else (cookies, auth, tokens) stays. */
 const REQUEST_HEADERS_SENT = ['user-agent', 'accept', 'accept-language', 'content-type', 'referer', 'x-request-id'];

@@ -38,7 +38,7 @@ export interface SerializedError {
   cause?: SerializedError;
 }
 
-/** Where a line came from: `client` marks a browser's report (server/client-errors.ts). */
+/** Where a line came from: `client` marks a browser's report (server/telemetry/client-errors.ts). */
 export type Side = 'server' | 'client';
 
 /** The fields readers rely on; every other field is described in docs/logs.md. */

@@ -15,14 +15,14 @@ export type StreamOptions = Omit<RenderToPipeableStreamOptions, 'bootstrapModule
 /** The server renders its own failures and status pages; the client variant is the browser's. */
 export type ServerErrorPageProps = Exclude<ErrorPageProps, { side: 'client' }>;
 
-/** What loaders and actions share for one request, made by the host (server/pages.ts). */
+/** What loaders and actions share for one request, made by the host (server/pages/pages.ts). */
 export interface RequestContext {
-  /** The signed-cookie session (server/session.ts): the host sends it back when it changed. */
+  /** The signed-cookie session (server/writes/session.ts): the host sends it back when it changed. */
   session: Session;
   /** The request's logger (pino's signature): every line carries its `reqId`. */
   log: Record<'debug' | 'info' | 'warn' | 'error', LogFn>;
   /**
-   * Counts one call against a per-client rate limit named `name` (server/client-limits.ts):
+   * Counts one call against a per-client rate limit named `name` (server/writes/client-limits.ts):
    * undefined when it may go ahead, else the seconds until this client may again (Retry-After).
    */
   limit(name: string, rule: { limit: number; windowMs: number }): number | undefined;
@@ -33,7 +33,7 @@ export interface LogFn {
   (fields: Record<string, unknown>, message: string): void;
 }
 
-/** A write's body as the client sent it, read, capped and checked by the host (server/request-body.ts). */
+/** A write's body as the client sent it, read, capped and checked by the host (server/writes/request-body.ts). */
 export interface RequestBody {
   bytes: Uint8Array<ArrayBuffer>;
   /** Its Content-Type, as sent (an empty body of no type is an empty urlencoded form). */

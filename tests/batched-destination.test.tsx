@@ -3,7 +3,7 @@ import { Suspense, use } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import type { Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import { batchedDestination } from '../server/batched-destination.ts';
+import { batchedDestination } from '../server/pages/batched-destination.ts';
 
 // Backpressure between React and the response, which an HTTP client cannot pin down: how much a
 // socket or zlib takes before saying it is full depends on the machine (tests/compression.test.ts

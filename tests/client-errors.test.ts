@@ -92,7 +92,7 @@ describe('client error report validation', () => {
     ['a malformed digest', JSON.stringify({ ...REPORT, digest: '<script>' }), /malformed "digest"/],
     ['an unknown kind', JSON.stringify({ ...REPORT, kind: 'weird' }), /"kind" must be one of/],
     ['a missing message', JSON.stringify({ ...REPORT, message: undefined }), /"message" must be a string/],
-    // A parse failure names the JSON (server/client-errors.ts), never the parser's position or input.
+    // A parse failure names the JSON (server/telemetry/client-errors.ts), never the parser's position or input.
     ['broken JSON', '{"kind":', /JSON/],
   ])('rejects %s with a JSON 400 and writes no client error line', async (_name, body, message) => {
     const { app, logs } = createTestApp();

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, TRUST_PROXY_ALLOWED } from '../server/config.ts';
+import { loadConfig, TRUST_PROXY_ALLOWED } from '../server/config/config.ts';
 import { ROOT } from '../tools/harness/paths.ts';
 
 describe('configuration', () => {
@@ -62,8 +62,10 @@ describe('configuration', () => {
     SENTRY_TUNNEL_TIMEOUT_MS: '3000',
   };
 
-  it('names every variable server/config.ts and its readers read', () => {
-    const source = ['server/config.ts', 'server/config-values.ts'].map((file) => readFileSync(join(ROOT, file), 'utf8')).join('\n');
+  it('names every variable server/config/config.ts and its readers read', () => {
+    const source = ['server/config/config.ts', 'server/config/config-values.ts']
+      .map((file) => readFileSync(join(ROOT, file), 'utf8'))
+      .join('\n');
     const read = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|\(env, '([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1] ?? m[2]));
     expect([...read].sort()).toEqual(Object.keys(EVERY_VARIABLE).sort());
   });

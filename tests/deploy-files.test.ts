@@ -9,11 +9,11 @@ import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClai
 import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { loadConfig } from '../server/config.ts';
+import { loadConfig } from '../server/config/config.ts';
 import { ROOT } from '../tools/harness/paths.ts';
 
 const K8S_DIR = join(ROOT, 'deploy/kubernetes');
-/** What server/sentry.ts allows for its flush at shutdown. */
+/** What server/telemetry/sentry.ts allows for its flush at shutdown. */
 const SENTRY_FLUSH_S = 2;
 
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
@@ -84,7 +84,7 @@ describe('deploy/kubernetes', () => {
       pod.containers[0]!.env!.map((item) => [item.name, item.value ?? 'a-secret-from-the-cluster-0123456789']),
     );
     const config = loadConfig({ NODE_ENV: 'production', ...env });
-    // Served over https by the ingress: the session cookie is Secure and __Host-session (server/session.ts).
+    // Served over https by the ingress: the session cookie is Secure and __Host-session (server/writes/session.ts).
     expect(config.publicOrigin).toMatch(/^https:\/\//);
     expect(config.sessionSecrets).toBeDefined();
     expect(config.metricsPort).toBe(Number(pod.containers[0]!.ports!.find((port) => port.name === 'metrics')!.containerPort));

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { SERVER_DIGEST } from '../shared/digest-proof.ts';
 import * as renderer from '../client/entry-server.tsx';
-import { createProdFrontend } from '../server/frontend.ts';
+import { createProdFrontend } from '../server/assets/frontend.ts';
 import { serverErrorMessage } from '../shared/messages.ts';
 import { pageDigest, streamedDigest } from '../tools/harness/digests.ts';
 import { fetchOnce } from '../tools/harness/http.ts';

@@ -39,7 +39,7 @@ function missingPaths(): string[] {
 }
 
 /**
- * The modules server/app.ts mounts with app.use(), by file name (`error-pages/` for a folder's):
+ * The modules server/app.ts mounts with app.use(), by their path in server/ (`edge/health.ts`):
  * what each call mounts is its first identifier after any path, an imported factory or
  * middleware, a local made by one (its initializer's first imported call), a dependency's
  * `middleware` (`deps.frontend.middleware` is frontend.ts's), or an inline handler's first call.
@@ -50,25 +50,27 @@ function mountedModules(): string[] {
   for (const [, names, from] of source.matchAll(/^import \{([^}]+)\} from '\.\/([^']+)';$/gm)) {
     for (const name of names!.split(',')) moduleOf.set(name.replace(/^\s*type\s+/, '').trim(), from!);
   }
-  const fileOf = (from: string) => (from.includes('/') ? `${from.split('/')[0]}/` : from);
   const firstImported = (expression: string) =>
     [...expression.matchAll(/\b[A-Za-z_]\w*\b/g)].map(([name]) => moduleOf.get(name)).find((from) => from !== undefined);
   const locals = new Map([...source.matchAll(/const (\w+) = ([^;]+);/g)].map(([, name, value]) => [name!, value!]));
   const mounted = [...source.matchAll(/app\.use\(\s*(?:'[^']*',\s*)?([\s\S]*?)\);\n/g)].map(([, expression]) => {
     const deps = /^deps\.(\w+)\.middleware/.exec(expression!);
-    if (deps) return `${deps[1]}.ts`;
+    if (deps) return dependencyModules[deps[1]!] ?? `unknown: ${expression}`;
     const local = locals.get(/^\w+/.exec(expression!)?.[0] ?? '');
     const from = firstImported(local ?? expression!);
-    return from === undefined ? `unknown: ${expression}` : fileOf(from);
+    return from ?? `unknown: ${expression}`;
   });
   return [...new Set(mounted)].sort();
 }
+
+/** What app.ts mounts of its dependencies (`deps.frontend.middleware`), by the module that makes them. */
+const dependencyModules: Record<string, string> = { frontend: 'assets/frontend.ts', metrics: 'observe/metrics.ts' };
 
 /** The names listed under server/app.ts in the README's "How a request flows". */
 function readmeMiddleware(): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const block = readme.slice(readme.indexOf('server/app.ts '), readme.indexOf('\nclient/routes.tsx'));
-  const listed = [...block.matchAll(/^ {2}([\w-]+(?:\.ts|\/))/gm)].map((match) => match[1]!);
+  const listed = [...block.matchAll(/^ {2}([\w/-]+\.ts)/gm)].map((match) => match[1]!);
   return [...new Set(listed)].sort();
 }
 

@@ -35,10 +35,22 @@ function cycles(): string[][] {
   return found;
 }
 
+/**
+ * server/'s rooms, from the ground up (docs/architecture.md, "The rooms"): a module may import
+ * its own room and the rooms below it, never one above. The process entry and the app
+ * (server/index.ts, app.ts, instrument.ts) stand on top of them all.
+ */
+const SERVER_ROOMS = ['observe', 'failures', 'config', 'edge', 'writes', 'assets', 'telemetry', 'pages', 'error-pages', '(top)'];
+
+function roomOf(file: string): number {
+  const parts = relative('server', file).split(/[\\/]/);
+  return SERVER_ROOMS.indexOf(parts.length === 1 ? '(top)' : parts[0]!);
+}
+
 describe('the import graph', () => {
   it('reads every module of the four folders', () => {
     expect(files.length).toBeGreaterThan(80);
-    expect(graph.get(normalize('server/app.ts'))).toContain(normalize('server/pages.ts'));
+    expect(graph.get(normalize('server/app.ts'))).toContain(normalize('server/pages/pages.ts'));
   });
 
   it('has no cycles', () => {
@@ -54,6 +66,15 @@ describe('the import graph', () => {
         .map((to) => `${from} → ${relative(ROOT, join(ROOT, to))}`),
     );
     expect(crossings).toEqual([]);
+  });
+
+  it('puts every module of server/ in a room, and no import runs from a room to one above it', () => {
+    const server = [...graph.keys()].filter((file) => file.startsWith('server/'));
+    expect(server.filter((file) => roomOf(file) === -1)).toEqual([]);
+    const upward = server.flatMap((from) =>
+      (graph.get(from) ?? []).filter((to) => to.startsWith('server/') && roomOf(to) > roomOf(from)).map((to) => `${from} → ${to}`),
+    );
+    expect(upward).toEqual([]);
   });
 
   it('the bench’s bare floor imports nothing of ours, only packages', () => {

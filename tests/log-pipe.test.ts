@@ -1,6 +1,6 @@
 // A log reader that stops reading (a log shipper paused, restarting or overwhelmed), seen from
 // outside: a built server whose stdout pipe this test stops reading while it sends requests.
-// Lines past the buffer are dropped and counted, never waited for (server/log-destination.ts).
+// Lines past the buffer are dropped and counted, never waited for (server/observe/log-destination.ts).
 import { Agent } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchOnce } from '../tools/harness/http.ts';

@@ -5,7 +5,7 @@ import { createTestApp } from './support/test-app.ts';
 
 const PATH = '/api/client-errors';
 const REPORT = { kind: 'caught', digest: 'c-1a2b3c4d5e6f', type: 'TypeError', message: 'x is undefined', path: '/checkout' };
-/** The limit of server/client-errors.ts: 10 reports a minute per client. */
+/** The limit of server/telemetry/client-errors.ts: 10 reports a minute per client. */
 const ACCEPTED = 10;
 
 const refusedLines = (lines: LogLine[]) => lines.filter((line) => line.msg === 'requests refused');

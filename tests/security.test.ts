@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createHttpServer, SERVER_LIMITS } from '../server/http-server.ts';
+import { createHttpServer, SERVER_LIMITS } from '../server/edge/http-server.ts';
 import { serverErrorMessage } from '../shared/messages.ts';
 import { startServer } from './support/server.ts';
 import { createTestApp, DIAG } from './support/test-app.ts';

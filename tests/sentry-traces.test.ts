@@ -38,7 +38,7 @@ describe('incoming trace decisions', () => {
       };
       await fetchOnce(`${server.url}/_diag/slow?ms=0`, { headers: { 'user-agent': BROWSER_UA, ...DIAG, ...headers } });
     }
-    // A graceful stop flushes the SDK (server/sentry.ts): whatever it would send is sent by then.
+    // A graceful stop flushes the SDK (server/telemetry/sentry.ts): whatever it would send is sent by then.
     expect(await server.stop('SIGTERM')).toMatchObject({ code: 0 });
     return { forced, sent: sentry.traceIds().filter((id) => forced.includes(id)) };
   }

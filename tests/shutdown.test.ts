@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStream } from '../tools/harness/http.ts';
-import { createDrain } from '../server/shutdown.ts';
+import { createDrain } from '../server/edge/shutdown.ts';
 import { startServer, type RunningServer } from './support/server.ts';
 import { DIAG } from './support/test-app.ts';
 import { BROWSER_UA } from '../tools/harness/user-agents.ts';

@@ -8,7 +8,7 @@ import { FALLBACK_HOSTNAME, NOT_FOUND_MESSAGE } from '../../shared/messages.ts';
 import { digestOf } from '../report-error.tsx';
 import { isNotFound, isRouteFailure } from './route-failure.ts';
 
-/** The host name the server validated for this request (server/request-origin.ts). */
+/** The host name the server validated for this request (server/edge/request-origin.ts). */
 export const HostnameContext = createContext(FALLBACK_HOSTNAME);
 
 function propsFor(error: unknown, serverHostname: string): ErrorPageProps {

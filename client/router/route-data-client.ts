@@ -28,7 +28,7 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
   if (buffered !== '') yield buffered;
 }
 
-/** Marks a prefetch: its failures are logged at warn and not reported (server/pages.ts). */
+/** Marks a prefetch: its failures are logged at warn and not reported (server/pages/pages.ts). */
 export const PREFETCH_HEADERS = { Purpose: 'prefetch' };
 
 /**

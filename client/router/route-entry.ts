@@ -31,7 +31,7 @@ export interface LoaderArgs {
 
 /**
  * An action's arguments: the request's body was read, capped and checked by the host before the
- * action runs, and is handed on as sent (server/request-body.ts): `await request.formData()`,
+ * action runs, and is handed on as sent (server/writes/request-body.ts): `await request.formData()`,
  * `await request.json()` or `await request.text()`.
  */
 export type ActionArgs = LoaderArgs;
@@ -66,7 +66,7 @@ export interface RouteEntry {
   meta?: RouteMeta;
   /** Catch this route's (and its children's) failures here, keeping the layouts above. */
   boundary?: boolean;
-  /** Exists only for requests carrying the diagnostics token (server/diagnostics.ts). */
+  /** Exists only for requests carrying the diagnostics token (server/pages/diagnostics.ts). */
   diagnostics?: boolean;
   children?: RouteEntry[];
 }

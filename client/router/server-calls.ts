@@ -94,7 +94,7 @@ export function fetchRequest(request: PageRequest): Request {
   }
   const init: RequestInit = { method: request.method, headers };
   if (request.body !== null) {
-    // The bytes were read whole (server/request-body.ts): the Request knows their length, and
+    // The bytes were read whole (server/writes/request-body.ts): the Request knows their length, and
     // the host accepted only an identity coding.
     for (const name of ['content-length', 'content-encoding', 'transfer-encoding']) headers.delete(name);
     headers.set('content-type', request.body.type);

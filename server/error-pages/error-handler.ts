@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import type { Config } from '../config.ts';
-import { displayHostname } from '../request-origin.ts';
+import type { Config } from '../config/config.ts';
+import { displayHostname } from '../edge/request-origin.ts';
 import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
-import { HTML_HEADERS } from '../page-response.ts';
+import { HTML_HEADERS } from '../pages/page-response.ts';
 import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
 import type { Failure, FailureRecorder } from '../failures/recorder.ts';

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { APP_ROOT } from '../app-root.ts';
+import { APP_ROOT } from './app-root.ts';
 import { fingerprint } from './fingerprint.ts';
 
 /**

@@ -6,11 +6,11 @@ import type { ReportProofs } from './report-proof.ts';
 import { isHostError, statusOf } from './http-error.ts';
 import { serializeError } from './serialize-error.ts';
 import { isInstance, unwrapThrown } from './thrown-value.ts';
-import { pathOf } from '../url-path.ts';
-import type { FailureKind, Metrics } from '../metrics.ts';
-import { LINE_LEVEL } from '../log-levels.ts';
+import { pathOf } from '../observe/url-path.ts';
+import type { FailureKind, Metrics } from '../observe/metrics.ts';
+import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { FAILURE_MESSAGE, PROCESS_FAULT_MESSAGE, SECONDARY_FAILURE_MESSAGE } from '../../shared/log-line.ts';
-import { routeOf } from '../route-label.ts';
+import { routeOf } from '../observe/route-label.ts';
 
 // error → status → digest → one log line → report. Every path that meets a failure (the
 // terminal middleware, React's onError, process faults) comes here, and each thrown value is
@@ -67,7 +67,7 @@ interface RecorderDeps {
   fixStack?: (error: unknown) => void;
   /** Signs the digests written into pages, so browser reports of them can be verified. */
   proofs?: ReportProofs;
-  /** Counts failures by kind and status (server/metrics.ts), when metrics are on. */
+  /** Counts failures by kind and status (server/observe/metrics.ts), when metrics are on. */
   metrics?: Pick<Metrics, 'failure'>;
 }
 
@@ -121,7 +121,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       if (isInstance(error, Error)) res.err ??= error;
 
       const where = { ...failure, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
-      // A prefetch's failure (server/pages.ts) is one line at warn and no report: any client can
+      // A prefetch's failure (server/pages/pages.ts) is one line at warn and no report: any client can
       // mark a request so, which lowers the level and hides nothing.
       const prefetch = res.locals.prefetch === true;
       if (status >= 500) {

@@ -6,7 +6,7 @@ import { createSpentProofs, type SpentProofs } from './spent-proofs.ts';
 // shared/digest-proof.ts): HMAC-SHA-256 of the digest, the page load's request id and the
 // period it was signed in, under a key derived from DIGEST_KEY, so every replica sharing the key
 // can check any replica's proofs and a proof for one page or one digest is worth nothing for
-// another. The request id is one the server chose (server/access-log.ts), so a client cannot
+// another. The request id is one the server chose (server/observe/access-log.ts), so a client cannot
 // line a proof up with an id of its choosing. A proof counts once per replica and only for a
 // bounded window: a replayed or stale one is logged as a claim, never as another occurrence.
 

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createRenderer } from '../../client/entry-server.tsx';
 import { routes } from '../../client/routes.tsx';
-import { MAX_FIELDS, MAX_FILE_BYTES, MAX_FILES } from '../../server/request-body.ts';
+import { MAX_FIELDS, MAX_FILE_BYTES, MAX_FILES } from '../../server/writes/request-body.ts';
 import { writes } from '../fixtures/fixture-route.ts';
 import { createTestApp, listeningTestApp } from '../support/test-app.ts';
 

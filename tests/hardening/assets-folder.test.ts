@@ -1,14 +1,14 @@
 // A request that names the assets folder rather than a file: `/assets` itself is a 301 to
-// `/assets/` that carries Cache-Control (server/frontend.ts says why), and every path that
+// `/assets/` that carries Cache-Control (server/assets/frontend.ts says why), and every path that
 // resolves to a folder is the 404 of an unknown asset, never a redirect to it. With and without
-// a shared assets directory (server/shared-assets.ts).
+// a shared assets directory (server/assets/shared-assets.ts).
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as appRenderer from '../../client/entry-server.tsx';
-import { createProdFrontend } from '../../server/frontend.ts';
+import { createProdFrontend } from '../../server/assets/frontend.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
 import { CLIENT_DIR, createTestApp, type TestApp } from '../support/test-app.ts';
 

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
-import { MAX_ENVELOPE_BYTES } from '../../server/tunnel.ts';
-import { MAX_FORM_BYTES } from '../../server/request-body.ts';
+import { MAX_ENVELOPE_BYTES } from '../../server/telemetry/tunnel.ts';
+import { MAX_FORM_BYTES } from '../../server/writes/request-body.ts';
 import { listeningTestApp } from '../support/test-app.ts';
 import { collect, openSocket, parseResponse } from '../support/raw-http.ts';
 
-// Every endpoint that reads a body reads it through server/body-limit.ts: a body over its cap,
+// Every endpoint that reads a body reads it through server/edge/body-limit.ts: a body over its cap,
 // declared or streamed, is a 413 at once (never held to the request timeout), under one request
 // id with one access line, and the connection is closed behind it. The client here sends what
 // it declares only in part, or a chunked body that never ends: if the server waited for the
 // body, no answer would come before the test's timeout, and the 30 s request timeout would
 // add a 408 under a second id.
 
-const REPORT_CAP = 16 * 1024; // server/client-errors.ts MAX_REPORT_BYTES
+const REPORT_CAP = 16 * 1024; // server/telemetry/client-errors.ts MAX_REPORT_BYTES
 const ENDPOINTS: [string, number][] = [
   [CLIENT_ERRORS_PATH, REPORT_CAP],
   ['/monitoring', MAX_ENVELOPE_BYTES],

@@ -3,8 +3,8 @@ import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createRenderer } from '../../client/entry-server.tsx';
 import { routes } from '../../client/routes.tsx';
-import { createMetrics } from '../../server/metrics.ts';
-import { MAX_IN_FLIGHT_PER_CONNECTION } from '../../server/connections.ts';
+import { createMetrics } from '../../server/observe/metrics.ts';
+import { MAX_IN_FLIGHT_PER_CONNECTION } from '../../server/edge/connections.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
 import { fixture } from '../fixtures/fixture-route.ts';
 import { listeningTestApp, type TestApp } from '../support/test-app.ts';
@@ -12,7 +12,7 @@ import { openSocket } from '../support/raw-http.ts';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
 
 // Slow readers and pipelined clients of compressed pages, across connections: at most
-// COMPRESS_MAX_CONCURRENT responses hold an encoder at once (server/compression-slots.ts);
+// COMPRESS_MAX_CONCURRENT responses hold an encoder at once (server/assets/compression-slots.ts);
 // the others are answered plain, whole; a slot comes back when its response finishes or its
 // client leaves, so the next answer is compressed again.
 

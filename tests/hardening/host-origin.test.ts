@@ -5,7 +5,7 @@ import { domainToUnicode } from 'node:url';
 // itself, over a generated corpus.
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig } from '../../server/config/config.ts';
 import { FALLBACK_HOSTNAME, serverErrorMessage } from '../../shared/messages.ts';
 import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
 
@@ -42,7 +42,7 @@ function hostCorpus(): string[] {
 /**
  * Independent of the implementation: the URL parser keeps the host as sent (a default port
  * aside), and its punycode labels decode. Node 20 and 22's parser refused `xn--a` itself; Node
- * 26's keeps it, and the host refuses it as before (server/request-origin.ts).
+ * 26's keeps it, and the host refuses it as before (server/edge/request-origin.ts).
  */
 function urlKeeps(host: string): boolean {
   let url: URL;

@@ -1,4 +1,4 @@
-// The metrics server listens on loopback unless METRICS_HOST says otherwise (server/config.ts
+// The metrics server listens on loopback unless METRICS_HOST says otherwise (server/config/config.ts
 // says why): reachable on the address it was given, refused on every other. Linux routes all of
 // 127.0.0.0/8 to the loopback interface, so 127.0.0.2 stands for "another address of this host".
 import { afterEach, describe, expect, it } from 'vitest';

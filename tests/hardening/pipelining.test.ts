@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { createMetrics } from '../../server/metrics.ts';
-import { MAX_IN_FLIGHT_PER_CONNECTION } from '../../server/connections.ts';
+import { createMetrics } from '../../server/observe/metrics.ts';
+import { MAX_IN_FLIGHT_PER_CONNECTION } from '../../server/edge/connections.ts';
 import { isAccessLine, type LogLine } from '../../shared/log-line.ts';
 import { listeningTestApp, type TestApp } from '../support/test-app.ts';
 import { collect, exchange, openSocket, statusesIn } from '../support/raw-http.ts';

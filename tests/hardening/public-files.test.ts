@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { servePublicFiles } from '../../server/public-files.ts';
+import { servePublicFiles } from '../../server/assets/public-files.ts';
 import { createTestApp } from '../support/test-app.ts';
 
 // public/ in production: its files, subfolders included, with a cache that revalidates; never

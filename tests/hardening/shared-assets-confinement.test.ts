@@ -1,7 +1,7 @@
 // The shared assets directory (SHARED_ASSETS_DIR) serves regular files directly in it and nothing
 // else: a symlink (to a file outside, to a file inside, to a directory, dangling, a loop), a path
 // through a symlinked or real subfolder, a dotfile, a FIFO, and every encoding of a way out of
-// the directory get the same 404 as an asset nobody published (server/shared-assets.ts).
+// the directory get the same 404 as an asset nobody published (server/assets/shared-assets.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as appRenderer from '../../client/entry-server.tsx';
-import { createProdFrontend } from '../../server/frontend.ts';
+import { createProdFrontend } from '../../server/assets/frontend.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
 import { CLIENT_DIR, createTestApp, type TestApp } from '../support/test-app.ts';
 

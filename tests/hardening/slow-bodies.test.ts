@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
-import { MAX_BODY_TIMEOUT_MS } from '../../server/config.ts';
-import { SERVER_LIMITS } from '../../server/http-server.ts';
+import { MAX_BODY_TIMEOUT_MS } from '../../server/config/config.ts';
+import { SERVER_LIMITS } from '../../server/edge/http-server.ts';
 import { listeningTestApp } from '../support/test-app.ts';
 import { collect, openSocket, parseResponse } from '../support/raw-http.ts';
 
 // A body that stalls, and a client that waits for `100 Continue` (RFC 9110 §10.1.1) before it
 // sends one. A stalled body is answered 408 at BODY_TIMEOUT_MS under its own request id, with
-// one access line naming method and path (server/body-limit.ts); before, it ran to the 30 s
+// one access line naming method and path (server/edge/body-limit.ts); before, it ran to the 30 s
 // request timeout, its own line said 200 "request aborted" and Node's 408 came under a second
 // id with no method or path. The 100 goes out only once the host reads the body: a request
 // refused from its headers gets its refusal alone.

@@ -12,7 +12,7 @@ export async function expectSessionShared(writer: string, reader: string): Promi
     body: new URLSearchParams({ name, message: 'a session set here is read on the other replica' }).toString(),
   });
   expect(posted.status).toBe(303);
-  // Plain http straight to the replica (not from the balancer): the plain name (server/session.ts).
+  // Plain http straight to the replica (not from the balancer): the plain name (server/writes/session.ts).
   const cookie = (posted.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]!).find((pair) => pair.startsWith('__session='));
   expect(cookie).toBeDefined();
   const page = await fetchOnce(`${reader}/guestbook`, { headers: { cookie: cookie! } });

@@ -9,11 +9,11 @@ import { createApp, type AppDeps } from '../../server/app.ts';
 import { createDigester } from '../../server/failures/digest.ts';
 import { createErrorHandler } from '../../server/error-pages/error-handler.ts';
 import { createFailureRecorder } from '../../server/failures/recorder.ts';
-import { loadConfig, type Config } from '../../server/config.ts';
-import { createProdFrontend } from '../../server/frontend.ts';
-import { createHttpServer, SERVER_LIMITS } from '../../server/http-server.ts';
-import { createLogger } from '../../server/logger.ts';
-import { createRefusalSummary, type RefusalSummary } from '../../server/refusal-summary.ts';
+import { loadConfig, type Config } from '../../server/config/config.ts';
+import { createProdFrontend } from '../../server/assets/frontend.ts';
+import { createHttpServer, SERVER_LIMITS } from '../../server/edge/http-server.ts';
+import { createLogger } from '../../server/observe/logger.ts';
+import { createRefusalSummary, type RefusalSummary } from '../../server/observe/refusal-summary.ts';
 import { ServerLog } from '../../tools/harness/server-log.ts';
 
 export const DIAG_TOKEN = 'test-diagnostics-token-0123456789';

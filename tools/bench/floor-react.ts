@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { createSession } from 'react-router';
-import { assetsFromManifest, chunksFromManifest } from '../../server/frontend.ts';
+import { assetsFromManifest, chunksFromManifest } from '../../server/assets/frontend.ts';
 import type { Renderer } from '../../shared/page-seam.ts';
 
 /** The bench passes its frozen copy of the build (see build-snapshot.ts). */

@@ -1,4 +1,4 @@
-// The two kinds of client the host tells apart (server/is-bot.ts, with isbot).
+// The two kinds of client the host tells apart (server/edge/is-bot.ts, with isbot).
 
 /** A current desktop Chrome: people get the streamed shell first. */
 export const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';

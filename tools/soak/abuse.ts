@@ -13,7 +13,7 @@ const CONNECTIONS = 8;
 /** 14 KB, as in the issue: under Node's 16 KiB header limit, so it reaches the app. */
 const BIG_HEADER_BYTES = 14 * 1024;
 export const BIG_HEADER_MARKER = 'abusive-client-big-header';
-/** server/client-errors.ts accepts 10 reports a minute per client. */
+/** server/telemetry/client-errors.ts accepts 10 reports a minute per client. */
 export const ACCEPTED_REPORTS = 10;
 
 export interface Abuse {

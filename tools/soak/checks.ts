@@ -27,7 +27,7 @@ export interface SoakFacts {
   abuse?: Abuse[];
 }
 
-/** server/log-bound.ts: no line over 8 KB. */
+/** server/observe/log-bound.ts: no line over 8 KB. */
 export const MAX_LINE_BYTES = 8 * 1024;
 /** Refusals write a line when they start and one with the count when the minute ends. */
 const SUMMARY_LINES = 2;

@@ -12,7 +12,7 @@ export interface Kind {
   failure: boolean;
   /** Read the first chunk, then destroy the socket (a visitor who leaves mid-stream). */
   disconnect: boolean;
-  /** Gets an access line at LOG_LEVEL=info (health checks and assets log at debug: server/access-log.ts). */
+  /** Gets an access line at LOG_LEVEL=info (health checks and assets log at debug: server/observe/access-log.ts). */
   accessLogged: boolean;
   /** How many times it appears in one round of the mix. */
   weight: number;

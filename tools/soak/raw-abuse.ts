@@ -49,7 +49,7 @@ const LAST_LINE_WAIT_MS = 5_000;
 
 /**
  * Writes PIPELINED requests, reads none, and leaves once they are written; then waits for the
- * connection's last line (server/connections.ts), so the client goes at the server's pace and
+ * connection's last line (server/edge/connections.ts), so the client goes at the server's pace and
  * the next client's measure is not this one's backlog.
  */
 async function pipelinedShot(base: string, logs: ServerLog, n: number): Promise<number> {

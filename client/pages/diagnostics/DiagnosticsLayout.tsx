@@ -3,7 +3,7 @@ import { CONTENT_ID } from '../../router/HostRoot.tsx';
 import { Link } from '../../router/Link.tsx';
 
 // Pages that fail on purpose, so an operator can prove the error pipeline after a deploy. The
-// server serves them only with DIAGNOSTICS_TOKEN configured and sent (server/diagnostics.ts).
+// server serves them only with DIAGNOSTICS_TOKEN configured and sent (server/pages/diagnostics.ts).
 
 /** Not prefetched: a prefetch of a failing loader would log a failure nobody asked for. */
 const PAGES = [

@@ -1,6 +1,6 @@
 /**
  * A loader that never settles and ignores its signal, as a bug in an app would: the host must
- * still answer at the stream timeout (server/pages.ts, beforeDeadline). The promise it leaves
+ * still answer at the stream timeout (server/pages/pages.ts, beforeDeadline). The promise it leaves
  * pending is the point; diagnostics exist only with DIAGNOSTICS_TOKEN.
  */
 export function loader(): Promise<never> {

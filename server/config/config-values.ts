@@ -1,0 +1,222 @@
+import { isIP } from 'node:net';
+import { HostError } from '../failures/host-error.ts';
+
+// The readers of config.ts: each takes one variable from the environment and returns its typed
+// value, or stops the boot with a ConfigError naming the variable, the value and what is allowed.
+
+/** A per-deployment secret must be long enough not to be guessed. */
+const MIN_SECRET_LENGTH = 16;
+/** Sentry's own limit on a release name; it is also on every log line, so it stays short. */
+const MAX_RELEASE_LENGTH = 200;
+/** Each allow-listed header adds up to 256 characters to every access line (server/observe/access-log.ts). */
+const MAX_LOGGED_HEADERS = 16;
+/** Express's `trust proxy` setting: false, a hop count or a list of addresses/subnets. */
+export type TrustProxy = false | number | string;
+
+/** A bad value stops the process at boot, with this one line (never a stack). */
+export class ConfigError extends HostError {
+  override name = 'ConfigError';
+  constructor(name: string, value: string, allowed: string) {
+    super(500, `Invalid ${name}=${JSON.stringify(value)}: expected ${allowed}`, { stackless: true });
+  }
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
+    throw new ConfigError(name, raw, `an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+export function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, raw, `one of ${allowed.join(', ')}`);
+  }
+  return raw as T;
+}
+
+export function secret(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(name, '<redacted>', `at least ${MIN_SECRET_LENGTH} characters`);
+  }
+  return raw;
+}
+
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+export function isValidHostname(value: string): boolean {
+  return HOSTNAME.test(value);
+}
+
+export function hostname(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!isValidHostname(raw)) throw new ConfigError(name, raw, 'a host name such as shop.example.com');
+  return raw.toLowerCase();
+}
+
+const ORIGIN_EXAMPLE = 'an origin such as https://shop.example.com or http://localhost:3000 (scheme://host[:port], nothing after)';
+
+/** An http(s) origin exactly as the URL parser serialises it, a trailing slash allowed. */
+export function origin(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  try {
+    const url = new URL(raw);
+    const typed = raw.toLowerCase().replace(/\/$/, '');
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && typed === url.origin) return url.origin;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(name, raw, ORIGIN_EXAMPLE);
+}
+
+/** A comma-separated list of origins, each as `origin()` accepts it. */
+export function origins(env: Env, name: string): readonly string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => origin({ [name]: item }, name)!);
+}
+
+/** Bytes a session secret needs at least: an HMAC-SHA-256 key as long as its output (RFC 2104 §3). */
+export const MIN_SESSION_SECRET_BYTES = 32;
+
+/** Comma-separated secrets: the first signs, all verify (so a rotated one still reads old cookies). */
+export function secrets(env: Env, name: string): readonly string[] | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const list = raw.split(',').map((item) => item.trim());
+  for (const item of list) {
+    if (Buffer.byteLength(item) < MIN_SESSION_SECRET_BYTES) {
+      throw new ConfigError(name, '<redacted>', `secrets of at least ${MIN_SESSION_SECRET_BYTES} bytes, comma-separated, the newest first`);
+    }
+  }
+  return list;
+}
+
+/** The host name of an origin, when it is one an error page may show. */
+export function hostnameOf(publicOrigin: string | undefined): string | undefined {
+  const name = publicOrigin === undefined ? undefined : new URL(publicOrigin).hostname;
+  return name !== undefined && isValidHostname(name) ? name : undefined;
+}
+
+export function dsn(name: string, raw: string): string {
+  try {
+    const url = new URL(raw);
+    const projectId = url.pathname.split('/').pop();
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.username && projectId && /^\d+$/.test(projectId)) return raw;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError(name, raw, 'a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123');
+}
+
+export function rate(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!/^(0|1|0?\.\d+|1\.0+)$/.test(raw) || value < 0 || value > 1) throw new ConfigError(name, raw, 'a number from 0 to 1');
+  return value;
+}
+
+export function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(name, raw, 'true or false');
+}
+
+export function release(env: Env): string {
+  const raw = env.RELEASE;
+  if (raw === undefined || raw === '') return 'react-ssr-host@dev';
+  if (raw.length > MAX_RELEASE_LENGTH || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError('RELEASE', raw, `1 to ${MAX_RELEASE_LENGTH} printable ASCII characters without spaces, such as shop@1.4.0`);
+  }
+  return raw;
+}
+
+/** RFC 9110 §5.1: a field name is a token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+export function headerNames(env: Env, name: string): readonly string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return Object.freeze([]);
+  const names = [...new Set(raw.split(',').map((item) => item.trim().toLowerCase()))];
+  if (names.length > MAX_LOGGED_HEADERS || !names.every((item) => HEADER_NAME.test(item))) {
+    throw new ConfigError(
+      name,
+      raw,
+      `a comma-separated list of at most ${MAX_LOGGED_HEADERS} header names, such as referer,x-forwarded-for`,
+    );
+  }
+  return Object.freeze(names);
+}
+
+/** Express's names for address ranges (proxy-addr). */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+/** More proxies than this in front of one app is a mistake, not a topology. */
+const MAX_PROXY_HOPS = 10;
+export const TRUST_PROXY_ALLOWED = `false, a hop count from 1 to ${MAX_PROXY_HOPS}, or a comma list of addresses, subnets (10.0.0.0/8) or loopback, linklocal, uniquelocal`;
+
+/** One address, subnet (address/prefix or IPv4 address/netmask) or range name. */
+export function isProxyAddress(item: string): boolean {
+  if (TRUST_PROXY_NAMES.has(item)) return true;
+  const [address = '', range, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
+/**
+ * An IP address to listen on. Metrics name routes, release and process internals: loopback by
+ * default, so a scrape needs a sidecar or an explicit METRICS_HOST (0.0.0.0 for a pod's IP).
+ * An address, not a host name, so what is exposed never depends on DNS at boot.
+ */
+export function listenAddress(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (isIP(raw) === 0) throw new ConfigError(name, raw, 'an IP address such as 127.0.0.1, or 0.0.0.0 for every interface');
+  return raw;
+}
+
+export function absolutePath(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!raw.startsWith('/') || raw.includes('\0')) throw new ConfigError(name, raw, 'an absolute path such as /srv/assets');
+  return raw;
+}
+
+/**
+ * Express's `trust proxy`. `true` is refused: it believes the left-most X-Forwarded-For entry,
+ * which any client writes, so a client could pick its own address, rate-limit key and host.
+ * Checked here because Express itself throws on a bad address only when the app is created.
+ */
+export function trustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') {
+    throw new ConfigError('TRUST_PROXY', raw, `${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`);
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops === 0) return false;
+    if (hops > MAX_PROXY_HOPS) throw new ConfigError('TRUST_PROXY', raw, TRUST_PROXY_ALLOWED);
+    return hops;
+  }
+  const items = raw.split(',').map((item) => item.trim());
+  if (items.every(isProxyAddress)) return items.join(', ');
+  throw new ConfigError('TRUST_PROXY', raw, TRUST_PROXY_ALLOWED);
+}

@@ -1,0 +1,205 @@
+import {
+  absolutePath,
+  dsn,
+  flag,
+  headerNames,
+  hostname,
+  hostnameOf,
+  integer,
+  listenAddress,
+  oneOf,
+  origin,
+  origins,
+  rate,
+  release,
+  secret,
+  secrets,
+  trustProxy,
+  ConfigError,
+  type Env,
+  type TrustProxy,
+} from './config-values.ts';
+
+export { ConfigError, isValidHostname, TRUST_PROXY_ALLOWED, type TrustProxy } from './config-values.ts';
+
+// Environment → typed, frozen configuration. Read once at boot; a bad value stops the
+// process before it listens, with one line naming the variable, the value and what is allowed.
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+/** React Router's default; long enough for slow data, short enough never to hold a socket. */
+export const DEFAULT_STREAM_TIMEOUT_MS = 5_000;
+/**
+ * Docker and podman send SIGKILL 10 s after SIGTERM by default: 2 s of readiness 503 (a load
+ * balancer checking every second marks a replica down after two failed checks), 5 s of
+ * draining, up to 2 s of flushing Sentry and up to 0.5 s of writing queued log lines
+ * (log-destination.ts) end inside that. Kubernetes waits 30 s by default
+ * (terminationGracePeriodSeconds); deploy/kubernetes/ sets longer values to match.
+ */
+export const DEFAULT_SHUTDOWN_DELAY_MS = 2_000;
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
+/** Vite's own default HMR port. */
+export const DEFAULT_HMR_PORT = 24_678;
+/**
+ * What may wait for a log reader that stops reading: about 2,600 access lines of 400 bytes, 3 s
+ * or more of the 450–940 req/s one process served /about at here (docs/logs.md, "When stdout is
+ * not read"), enough for a log shipper's restart; never more than 1 MiB of memory.
+ */
+export const DEFAULT_LOG_BUFFER_BYTES = 1024 * 1024;
+/** Four failure lines at their 8 KB bound (log-bound.ts), so the error reserve holds at least one. */
+export const MIN_LOG_BUFFER_BYTES = 32 * 1024;
+/** Far past any reader's pause worth waiting for; a typo of a few digits more should not take the memory. */
+export const MAX_LOG_BUFFER_BYTES = 256 * 1024 * 1024;
+/** Long enough for a healthy Sentry ingest, short enough not to pile up sockets when it is not. */
+export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
+/**
+ * The largest body the host takes (1 MiB of multipart, server/writes/request-body.ts) arrives in about
+ * 11 s over slow 4G's upload (750 kbit/s, Lighthouse's mobile throttling): 15 s leaves a margin.
+ */
+export const DEFAULT_BODY_TIMEOUT_MS = 15_000;
+/**
+ * Node's request timeout (30 s, server/edge/http-server.ts) counts from the request's first byte: up
+ * to 10 s of headers and a check every second come before the body is read. Past 19 s Node's
+ * own 408, under a second request id, could come first.
+ */
+export const MAX_BODY_TIMEOUT_MS = 19_000;
+/**
+ * Responses compressing at once. The bench loads 32 connections (tools/bench/run.ts) and a
+ * browser may fetch a document and its navigation data together: 64 keeps both compressed.
+ * A brotli encoder fed a 150 KB page that its client does not read holds about 0.9 MB, gzip's
+ * about 0.45 MB, the page included (docs/performance.md, "Compression under abusive clients"):
+ * 64 of them, under 60 MB.
+ */
+export const DEFAULT_COMPRESS_MAX_CONCURRENT = 64;
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type NodeEnv = (typeof NODE_ENVS)[number];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly nodeEnv: NodeEnv;
+  readonly isProduction: boolean;
+  readonly logLevel: LogLevel;
+  /** Bytes of log lines held while stdout is not read; past it lines are dropped and counted (log-destination.ts). */
+  readonly logBufferBytes: number;
+  readonly streamTimeoutMs: number;
+  /** A request body still arriving after this is answered 408 (server/edge/body-limit.ts). */
+  readonly bodyTimeoutMs: number;
+  /** Readiness answers 503 this long after the signal, while the server still serves. */
+  readonly shutdownDelayMs: number;
+  /** Then in-flight responses get this long once the listener is closed. */
+  readonly shutdownGraceMs: number;
+  /** Key of the digest HMAC; undefined means a random key per process (see digest.ts). */
+  readonly digestKey: string | undefined;
+  /** Diagnostic routes exist only when this is set. */
+  readonly diagnosticsToken: string | undefined;
+  readonly trustProxy: TrustProxy;
+  /** When set, the host name shown on error pages; the request's Host is never reflected. */
+  readonly publicHostname: string | undefined;
+  /**
+   * `scheme://host[:port]`: the origin same-origin decisions use (redirect targets). Unset, the
+   * request's Host and trusted protocol stand in for it (server/edge/request-origin.ts).
+   */
+  readonly publicOrigin: string | undefined;
+  /** Other origins whose pages may post to this site (forms on a sister site); the site's own always may. */
+  readonly allowedOrigins: readonly string[];
+  /** Whether documents, navigation data and JSON are compressed on the fly (off where the balancer compresses). */
+  readonly compressResponses: boolean;
+  /** How many responses may be compressing at once; past it, answers go plain (server/assets/compression-slots.ts). */
+  readonly compressMaxConcurrent: number;
+  /** Development only: the port of Vite's HMR WebSocket (its default, 24678, unless HMR_PORT says). */
+  readonly hmrPort: number;
+  /** Session cookie secrets, newest first; undefined: a random one per process (server/writes/session.ts). */
+  readonly sessionSecrets: readonly string[] | undefined;
+  /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
+  readonly hstsMaxAge: number;
+  readonly release: string;
+  /** A directory every replica adds its assets to and serves from (see shared-assets.ts). */
+  readonly sharedAssetsDir: string | undefined;
+  /** Port of the separate /metrics server; undefined: no metrics at all. */
+  readonly metricsPort: number | undefined;
+  /** Address the /metrics server listens on: loopback unless METRICS_HOST says otherwise. */
+  readonly metricsHost: string;
+  /** Request headers the access line carries (lower case); empty by default. */
+  readonly logRequestHeaders: readonly string[];
+  /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
+  readonly sentry: SentryConfig | undefined;
+}
+
+export interface SentryConfig {
+  readonly dsn: string;
+  readonly environment: string;
+  /** Undefined: trace ids still propagate (sentry-trace/baggage), but no spans are sent. */
+  readonly tracesSampleRate: number | undefined;
+  /**
+   * Whether an incoming sentry-trace/baggage sampling decision is followed. Off: this server's
+   * own sampler decides, so a client cannot force its requests to be traced.
+   */
+  readonly trustUpstreamSampling: boolean;
+  /** Share of error events sent (Sentry's `sampleRate`); 1 sends every 5xx. */
+  readonly errorSampleRate: number;
+  /** Same-origin path the browser SDK posts envelopes to. */
+  readonly tunnelPath: string;
+  /** DSNs the tunnel forwards for: the configured one plus SENTRY_TUNNEL_ALLOWED_DSNS. */
+  readonly allowedDsns: readonly string[];
+  /** How long the tunnel waits for Sentry before answering 504. */
+  readonly tunnelTimeoutMs: number;
+}
+
+function sentry(env: Env, nodeEnv: NodeEnv): SentryConfig | undefined {
+  if (!env.SENTRY_DSN) return undefined;
+  const primary = dsn('SENTRY_DSN', env.SENTRY_DSN);
+  const extra = (env.SENTRY_TUNNEL_ALLOWED_DSNS ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  const tunnelPath = env.SENTRY_TUNNEL_PATH || '/monitoring';
+  if (!/^\/[\w-]+(\/[\w-]+)*$/.test(tunnelPath)) throw new ConfigError('SENTRY_TUNNEL_PATH', tunnelPath, 'a path such as /monitoring');
+  return {
+    dsn: primary,
+    environment: env.SENTRY_ENVIRONMENT || nodeEnv,
+    tracesSampleRate: rate(env, 'SENTRY_TRACES_SAMPLE_RATE'),
+    trustUpstreamSampling: flag(env, 'SENTRY_TRUST_UPSTREAM_SAMPLING'),
+    errorSampleRate: rate(env, 'SENTRY_ERROR_SAMPLE_RATE') ?? 1,
+    tunnelPath,
+    allowedDsns: [primary, ...extra.map((item) => dsn('SENTRY_TUNNEL_ALLOWED_DSNS', item))],
+    tunnelTimeoutMs: integer(env, 'SENTRY_TUNNEL_TIMEOUT_MS', DEFAULT_TUNNEL_TIMEOUT_MS, 100, 60_000),
+  };
+}
+
+export function loadConfig(env: Env): Config {
+  const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
+  const isProduction = nodeEnv === 'production';
+  const publicOrigin = origin(env, 'PUBLIC_ORIGIN');
+  return Object.freeze({
+    port: integer(env, 'PORT', 3000, 0, 65_535),
+    host: env.HOST || '0.0.0.0',
+    nodeEnv,
+    isProduction,
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logBufferBytes: integer(env, 'LOG_BUFFER_BYTES', DEFAULT_LOG_BUFFER_BYTES, MIN_LOG_BUFFER_BYTES, MAX_LOG_BUFFER_BYTES),
+    streamTimeoutMs: integer(env, 'STREAM_TIMEOUT_MS', DEFAULT_STREAM_TIMEOUT_MS, 100, 600_000),
+    bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, MAX_BODY_TIMEOUT_MS),
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', DEFAULT_SHUTDOWN_DELAY_MS, 0, 600_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 600_000),
+    digestKey: secret(env, 'DIGEST_KEY'),
+    diagnosticsToken: secret(env, 'DIAGNOSTICS_TOKEN'),
+    trustProxy: trustProxy(env),
+    publicHostname: hostname(env, 'PUBLIC_HOSTNAME') ?? hostnameOf(publicOrigin),
+    publicOrigin,
+    allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
+    sessionSecrets: secrets(env, 'SESSION_SECRET'),
+    hmrPort: integer(env, 'HMR_PORT', DEFAULT_HMR_PORT, 1, 65_535),
+    compressResponses: env.COMPRESS_RESPONSES === undefined || env.COMPRESS_RESPONSES === '' ? true : flag(env, 'COMPRESS_RESPONSES'),
+    compressMaxConcurrent: integer(env, 'COMPRESS_MAX_CONCURRENT', DEFAULT_COMPRESS_MAX_CONCURRENT, 1, 100_000),
+    hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
+    release: release(env),
+    logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),
+    sharedAssetsDir: absolutePath(env, 'SHARED_ASSETS_DIR'),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
+    metricsHost: listenAddress(env, 'METRICS_HOST', '127.0.0.1'),
+    sentry: Object.freeze(sentry(env, nodeEnv)),
+  });
+}

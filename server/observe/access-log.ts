@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { ASSETS_ROUTE, routeOf } from './route-label.ts';
+import type { RefusalSummary } from './refusal-summary.ts';
+import { pathOf } from './url-path.ts';
+import { LINE_LEVEL } from './log-levels.ts';
+import { ACCESS_ABORTED, ACCESS_COMPLETED, REQUEST_ID } from '../../shared/log-line.ts';
+
+// The access line: one per request, written when the response finishes or the client leaves.
+// Its fields are a contract, documented field by field in docs/logs.md ("The access line"):
+// small on purpose (about 300 bytes), every field bounded whatever the client sends, no
+// header unless an operator allow-lists it with LOG_REQUEST_HEADERS.
+
+/** The documented fields besides pino's own `level`, `time`, `release` and `msg`. */
+export interface AccessLine {
+  reqId: string;
+  method: string;
+  path: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  bytes: number;
+  ip: string | undefined;
+  userAgent?: string;
+  /** The digest of the failure this response carried (its failure line has the same one). */
+  digest?: string;
+  /** A 4xx: why it was refused (the error's message). 4xx get no line of their own. */
+  reason?: string;
+  /** Only the LOG_REQUEST_HEADERS allow-list, each value cut, credentials redacted. */
+  headers?: Record<string, string>;
+  /** The last line of a connection dropped past its pipelining bound: bytes never parsed (server/edge/connections.ts). */
+  unparsedBytes?: number;
+}
+
+/** Caps, in characters, on what a client controls; a cut value ends with "…". */
+export const MAX_PATH_CHARS = 1024;
+export const MAX_USER_AGENT_CHARS = 256;
+export const MAX_HEADER_VALUE_CHARS = 256;
+export const MAX_ROUTE_CHARS = 128;
+export const MAX_REASON_CHARS = 200;
+/** Credentials are never written, even when allow-listed: their presence is, as "[redacted]". */
+export const REDACTED_HEADERS: ReadonlySet<string> = new Set(['cookie', 'authorization', 'proxy-authorization', 'x-diagnostics-token']);
+const REDACTED = '[redacted]';
+
+/** Liveness probes run every few seconds forever: logged at debug only when they succeed. */
+const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+/** Built assets: a page load fetches several; logged at debug when served. */
+const QUIET_ROUTES: ReadonlySet<string> = new Set([ASSETS_ROUTE]);
+
+export function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+// Per-response state for the line, behind symbols (as pino-http keeps its own).
+const STARTED = Symbol('accessStarted');
+const BYTES_BEFORE = Symbol('accessBytesBefore');
+type Timed = Response & { [STARTED]: number; [BYTES_BEFORE]: number };
+
+/** Bytes written to the connection for this response, headers included (nginx's $bytes_sent). */
+function bytesSent(req: Request, res: Timed): number {
+  const written = req.socket.bytesWritten;
+  return typeof written === 'number' ? written - res[BYTES_BEFORE] : 0;
+}
+
+function pickHeaders(req: Request, names: readonly string[]): Record<string, string> | undefined {
+  let picked: Record<string, string> | undefined;
+  for (const name of names) {
+    const value = req.headers[name];
+    if (value === undefined) continue;
+    picked ??= {};
+    picked[name] = REDACTED_HEADERS.has(name) ? REDACTED : cut(Array.isArray(value) ? value.join(', ') : value, MAX_HEADER_VALUE_CHARS);
+  }
+  return picked;
+}
+
+/** A 429 from our own limiter (express-rate-limit sets req.rateLimit), not one passed through. */
+function refusedBy(req: Request): string | undefined {
+  const limit = (req as Request & { rateLimit?: { key: string; used: number; limit: number } }).rateLimit;
+  return limit !== undefined && limit.used > limit.limit ? limit.key : undefined;
+}
+
+/**
+ * The access line of an answer given outside Express: a request Node's parser rejected (its
+ * method and path unread: empty), a CONNECT, a protocol refusal (server/edge/http-refusals.ts) or a
+ * request past its connection's bound (server/edge/connections.ts). Same contract; `reason` says why.
+ */
+export function outsideAccessLine(answer: {
+  reqId: string;
+  method?: string;
+  path?: string;
+  route: string;
+  status: number;
+  bytes: number;
+  ip: string | undefined;
+  reason: string;
+}): AccessLine {
+  const { reqId, method = '', path = '', route, status, bytes, ip, reason } = answer;
+  return {
+    reqId,
+    method: cut(method, MAX_ROUTE_CHARS),
+    path: cut(path, MAX_PATH_CHARS),
+    route,
+    status,
+    durationMs: 0,
+    bytes,
+    ip,
+    reason: cut(reason, MAX_REASON_CHARS),
+  };
+}
+
+export interface AccessLogOptions {
+  logger: Logger;
+  /** Config LOG_REQUEST_HEADERS: lower-case names. */
+  requestHeaders: readonly string[];
+  /** Whether TRUST_PROXY trusts anything (then the address comes through Express's req.ip). */
+  trustProxy: boolean;
+  /** Whether TRUST_PROXY trusts the connection's peer (Express's compiled `trust proxy fn`, hop 0). */
+  trustsPeer: (address: string | undefined) => boolean;
+  refusals: RefusalSummary;
+}
+
+export function createAccessLog(options: AccessLogOptions): RequestHandler {
+  const { logger, requestHeaders, refusals, trustProxy, trustsPeer } = options;
+
+  function accessLine(req: Request, res: Timed): AccessLine {
+    const line: AccessLine = {
+      reqId: String(req.id),
+      method: req.method,
+      path: cut(pathOf(req.originalUrl), MAX_PATH_CHARS),
+      route: cut(routeOf(req, res), MAX_ROUTE_CHARS),
+      status: res.statusCode,
+      durationMs: Math.round((performance.now() - res[STARTED]) * 10) / 10,
+      bytes: bytesSent(req, res),
+      // Express's req.ip: the client's address, through proxies only when TRUST_PROXY says so
+      // (without it, the socket's address, read without parsing X-Forwarded-For).
+      ip: trustProxy ? req.ip : req.socket.remoteAddress,
+    };
+    const userAgent = req.headers['user-agent'];
+    if (userAgent) line.userAgent = cut(userAgent, MAX_USER_AGENT_CHARS);
+    const { digest, rejection } = res.locals;
+    if (digest !== undefined) line.digest = digest;
+    if (rejection !== undefined) line.reason = cut(rejection, MAX_REASON_CHARS);
+    if (requestHeaders.length > 0) {
+      const headers = pickHeaders(req, requestHeaders);
+      if (headers) line.headers = headers;
+    }
+    return line;
+  }
+
+  /** Decided before any field is built: a line nobody will read costs nothing. */
+  function level(req: Request, res: Response): string {
+    const key = res.statusCode === 429 ? refusedBy(req) : undefined;
+    if (key !== undefined) {
+      refusals.refused(routeOf(req, res), key);
+      return 'silent';
+    }
+    const quiet = res.statusCode < 400 && (HEALTH_PATHS.has(pathOf(req.url)) || QUIET_ROUTES.has(res.locals.route ?? ''));
+    const wanted = quiet ? LINE_LEVEL.quietAccess : LINE_LEVEL.access;
+    return logger.isLevelEnabled(wanted) ? wanted : 'silent';
+  }
+
+  const message = (req: IncomingMessage, res: ServerResponse) =>
+    !req.readableAborted && res.writableEnded ? ACCESS_COMPLETED : ACCESS_ABORTED;
+  const build = (req: IncomingMessage, res: ServerResponse) => accessLine(req as Request, res as Timed);
+
+  const middleware = pinoHttp({
+    logger,
+    // pino-http binds the request to a child logger per request; nothing of it goes on a line,
+    // so the binding serialises to nothing instead of copying every header (and redacting them).
+    wrapSerializers: false,
+    serializers: { req: () => undefined },
+    // An incoming id only from a proxy TRUST_PROXY trusts (HAProxy's unique-id, deploy/haproxy.cfg),
+    // and only in the log-line contract's shape: any other client would choose the id its
+    // lines, its X-Request-Id and its pages' report proofs (failures/report-proof.ts) are bound to.
+    genReqId(req: IncomingMessage, res: ServerResponse) {
+      const incoming = req.headers['x-request-id'];
+      const kept = typeof incoming === 'string' && REQUEST_ID.test(incoming) && trustsPeer(req.socket.remoteAddress);
+      const id = kept ? incoming : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customLogLevel: (req, res) => level(req as Request, res as Response) as 'info',
+    customSuccessObject: build,
+    customErrorObject: build,
+    customSuccessMessage: message,
+    customErrorMessage: message,
+  });
+
+  return (req, res, next) => {
+    const timed = res as Timed;
+    timed[STARTED] = performance.now();
+    timed[BYTES_BEFORE] = req.socket.bytesWritten ?? 0;
+    middleware(req, res, next);
+  };
+}

@@ -1,0 +1,96 @@
+// What the renderer gets of an Express request (shared/page-seam.ts): the page's URL on this
+// site's origin, the body as sent (read and checked), the deadline's signals, and the context loaders and actions
+// share (the session, a logger bound to the request id, per-client rate limits).
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { PageRequest, RequestBody, RequestContext } from '../../shared/page-seam.ts';
+import type { BrowserSentryConfig, TraceMeta } from '../../shared/runtime.ts';
+import type { Config } from '../config/config.ts';
+import type { Frontend } from '../assets/frontend.ts';
+import { isBot } from '../edge/is-bot.ts';
+import type { Deadline } from './request-deadline.ts';
+import { displayHostname, requestIsSecure } from '../edge/request-origin.ts';
+import { clientKey, type ClientLimits } from '../writes/client-limits.ts';
+import type { Sessions } from '../writes/session.ts';
+
+export interface PageRequestDeps {
+  config: Config;
+  frontend: Frontend;
+  logger: Logger;
+  sessions: Sessions;
+  /** The rate limits loaders and actions ask for (`context.limit`). */
+  limits: ClientLimits;
+  /** The request's trace, when Sentry is on (see server/telemetry/sentry.ts). */
+  traceMeta?: () => TraceMeta | undefined;
+}
+
+function browserSentry(config: Config): BrowserSentryConfig | undefined {
+  const { sentry } = config;
+  if (sentry === undefined) return undefined;
+  const { dsn, environment, tunnelPath, tracesSampleRate } = sentry;
+  return { dsn, environment, tracesSampleRate, tunnel: tunnelPath, release: config.release };
+}
+
+/**
+ * The page's own path and query, from Express's parsed path: never another host (`//evil.com/x`
+ * or an absolute-form target resolves on this origin), and relative to where the router is mounted.
+ */
+export function pagePath(req: Request, search: string): string {
+  return `/${req.path.replace(/^\/+/, '')}${search}`;
+}
+
+/** The query string as sent (`?…`), less the parameters named in `drop`, otherwise untouched. */
+export function queryOf(req: Request, drop?: string): string {
+  const start = req.originalUrl.indexOf('?');
+  if (start === -1) return '';
+  const query = req.originalUrl.slice(start + 1);
+  if (drop === undefined) return `?${query}`;
+  // URLSearchParams decodes names leniently (a malformed % stays as it is), never throwing.
+  const kept = query.split('&').filter((pair) => [...new URLSearchParams(pair).keys()][0] !== drop);
+  return kept.length > 0 ? `?${kept.join('&')}` : '';
+}
+
+/** The context of one request; its logger is made only if a loader or action logs. */
+async function requestContext(deps: PageRequestDeps, req: Request, res: Response): Promise<RequestContext> {
+  const session = await deps.sessions.read(req.headers.cookie, requestIsSecure(deps.config, res));
+  let log: RequestContext['log'] | undefined;
+  return {
+    session,
+    limit: (name, rule) => deps.limits.take(name, clientKey(req), rule),
+    get log() {
+      return (log ??= deps.logger.child({ reqId: String(req.id) }));
+    },
+  };
+}
+
+export function createPageRequests(deps: PageRequestDeps) {
+  const sentry = browserSentry(deps.config);
+  return async function pageRequest(
+    req: Request,
+    res: Response,
+    url: URL,
+    deadline: Deadline,
+    body: RequestBody | null,
+  ): Promise<PageRequest> {
+    return {
+      url,
+      method: req.method,
+      headers: req.headers,
+      body,
+      context: await requestContext(deps, req, res),
+      ...deadline,
+      waitForAll: isBot(req.get('user-agent')),
+      nonce: res.locals.cspNonce ?? '',
+      page: {
+        assets: deps.frontend.assets,
+        styleText: deps.frontend.styleText,
+        preloadsFor: deps.frontend.preloadsFor,
+        build: deps.frontend.build,
+        requestId: String(req.id),
+        hostname: displayHostname(deps.config, res),
+        trace: deps.traceMeta?.(),
+        sentry,
+      },
+    };
+  };
+}

@@ -1,0 +1,117 @@
+import { Router, type Request } from 'express';
+import { limitBody } from '../edge/body-limit.ts';
+import type { Logger } from 'pino';
+import { httpError, methodNotAllowed } from '../failures/http-error.ts';
+import type { ReportProofs } from '../failures/report-proof.ts';
+import { PROOF, SERVER_DIGEST } from '../../shared/digest-proof.ts';
+import { capStack, MAX_LINE_LENGTH } from '../failures/serialize-error.ts';
+import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
+import { perClientLimit } from '../edge/rate-limit.ts';
+import { LINE_LEVEL } from '../observe/log-levels.ts';
+import { REQUEST_ID } from '../../shared/log-line.ts';
+
+// Without Sentry, browsers report their failures here, so the server log alone covers both
+// sides: one structured line per client failure, with the digest the user sees. Reports are
+// written by whoever can reach this endpoint, so they log at warn at most, and a report that
+// names a server digest counts as that failure only with the proof the server wrote into the
+// page beside it (shared/digest-proof.ts); otherwise its claim is logged as `claimedDigest`,
+// never as `digest`, so no search or tool counts it as a server occurrence.
+
+/** A report is a message and a capped stack: 16 KiB is ample and bounds abuse. */
+const MAX_REPORT_BYTES = 16 * 1024;
+/** A page that fails in a loop must not flood the log: 10 reports a minute per client. */
+const REPORTS_PER_MINUTE = 10;
+const KINDS = ['caught', 'uncaught', 'recoverable'] as const;
+const CLIENT_DIGEST = /^(c-[0-9a-z]{1,16}|[\w-]{16})$/;
+
+export interface ClientErrorReport {
+  digest: string;
+  kind: (typeof KINDS)[number];
+  type: string;
+  message: string;
+  stack?: string;
+  /** The page's path, without query string. */
+  path: string;
+  /** The request id of the page load, which the server wrote into the page. */
+  pageReqId?: string;
+  /** With a server digest: the proof the server wrote beside it (shared/digest-proof.ts). */
+  proof?: string;
+}
+
+function text(value: unknown, name: string, max: number): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+    throw httpError(400, `Invalid client error report: "${name}" must be a string of 1 to ${max} characters`);
+  }
+  return value;
+}
+
+export function parseReport(body: unknown): ClientErrorReport {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw httpError(400, 'Invalid client error report: expected a JSON object');
+  }
+  const input = body as Record<string, unknown>;
+  const digest = text(input.digest, 'digest', 32);
+  if (!CLIENT_DIGEST.test(digest)) throw httpError(400, 'Invalid client error report: malformed "digest"');
+  const kind = text(input.kind, 'kind', 16) as ClientErrorReport['kind'];
+  if (!KINDS.includes(kind)) throw httpError(400, `Invalid client error report: "kind" must be one of ${KINDS.join(', ')}`);
+  const path = text(input.path, 'path', 2048);
+  if (!path.startsWith('/')) throw httpError(400, 'Invalid client error report: "path" must start with /');
+  const report: ClientErrorReport = {
+    digest,
+    kind,
+    type: text(input.type, 'type', 256),
+    message: text(input.message, 'message', MAX_LINE_LENGTH),
+    path: path.split('?')[0]!,
+  };
+  if (input.stack !== undefined && input.stack !== '') report.stack = capStack(text(input.stack, 'stack', MAX_REPORT_BYTES));
+  if (typeof input.pageReqId === 'string' && REQUEST_ID.test(input.pageReqId)) report.pageReqId = input.pageReqId;
+  if (typeof input.proof === 'string' && PROOF.test(input.proof)) report.proof = input.proof;
+  return report;
+}
+
+/**
+ * How a report's digest is logged: a client digest (`c-…`) as itself; a server digest as
+ * `digest` only when its proof checks out for the page it names and has not been used on this
+ * replica before (report-proof.ts), else as `claimedDigest` with `proofStatus` saying why.
+ */
+function digestFields(report: ClientErrorReport, proofs: ReportProofs): Record<string, unknown> {
+  const { digest, proof, pageReqId } = report;
+  if (!SERVER_DIGEST.test(digest)) return { digest };
+  const proofStatus = proof === undefined || pageReqId === undefined ? 'missing' : proofs.check(digest, pageReqId, proof);
+  return proofStatus === 'verified' ? { digest, verified: true } : { claimedDigest: digest, verified: false, proofStatus };
+}
+
+/** sendBeacon posts text/plain; fetch posts JSON. Any other type is not a report. */
+const REPORT_TYPES = ['application/json', 'text/plain'];
+
+function jsonBody(req: Request): unknown {
+  const body = req.body as Buffer;
+  if (body.length === 0 || req.is(REPORT_TYPES) === false) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw httpError(400, 'Invalid client error report: the body is not valid JSON');
+  }
+}
+
+export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs, bodyTimeoutMs: number): Router {
+  const router = Router();
+  router.post(
+    CLIENT_ERRORS_PATH,
+    perClientLimit({ windowMs: 60_000, limit: REPORTS_PER_MINUTE }, logger),
+    limitBody(MAX_REPORT_BYTES, bodyTimeoutMs),
+    (req: Request, res) => {
+      res.locals.route = CLIENT_ERRORS_PATH;
+      const report = parseReport(jsonBody(req));
+      const { stack, type, message, digest: _digest, proof: _proof, ...where } = report;
+      const fields = digestFields(report, proofs);
+      const msg = fields.verified === false ? 'client error naming a server digest without a valid proof' : 'client error';
+      logger[LINE_LEVEL.report]({ side: 'client', reqId: req.id, ...fields, ...where, error: { type, message, stack } }, msg);
+      res.status(204).end();
+    },
+  );
+  router.all(CLIENT_ERRORS_PATH, (req) => {
+    throw methodNotAllowed(req.method, 'POST');
+  });
+  return router;
+}

@@ -1,0 +1,121 @@
+import type { Request } from 'express';
+import type { RequestBody } from '../../shared/page-seam.ts';
+import { limitBody } from '../edge/body-limit.ts';
+import { httpError } from '../failures/http-error.ts';
+
+// An action's body, read once by the host before the action runs, capped, checked and handed
+// on exactly as the client sent it (docs/forms.md): the action's `request.formData()`,
+// `request.json()` and `request.text()` parse the client's own bytes. Re-encoding a parsed body
+// (JSON.stringify of a value nested 20,000 deep overflows the stack) made a legal body a host 500,
+// and turned a urlencoded form into multipart. The host checks what it must: a declared
+// Content-Length over the cap is refused before a byte is read, a streamed body as it passes it
+// (body-limit.ts, which closes the connection); a form's field count and encoding, JSON's syntax
+// and multipart's parts and limits are checked on the bytes read. What cannot be parsed is a
+// 400 that says why, what is too large a 413; nesting depth is the action's parser's business.
+
+/** A form or JSON document a person typed: far below this. */
+export const MAX_FORM_BYTES = 65_536;
+/** A multipart upload: the form and its files together. */
+export const MAX_MULTIPART_BYTES = 1_048_576;
+/** Fields (and query-style pairs) in one form: a long form has dozens. */
+export const MAX_FIELDS = 256;
+export const MAX_FILES = 4;
+export const MAX_FILE_BYTES = 512 * 1_024;
+export const MAX_FIELD_BYTES = MAX_FORM_BYTES;
+
+const URLENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+const tooLarge = (what: string) => httpError(413, `Request body too large: ${what}`, { headers: { Connection: 'close' } });
+const malformed = (what: string, cause?: unknown) => httpError(400, `Malformed request body: ${what}`, { cause });
+
+/** The whole body, at most `maxBytes` and within `timeoutMs`, into a Buffer (body-limit.ts). */
+function readCapped(req: Request, maxBytes: number, timeoutMs: number): Promise<Buffer<ArrayBuffer>> {
+  return new Promise((resolve, reject) => {
+    // body-limit.ts hands on an HttpError (413, 415, 400) or nothing.
+    const done = (error?: unknown) => (error instanceof Error ? reject(error) : resolve(req.body as Buffer<ArrayBuffer>));
+    limitBody(maxBytes, timeoutMs)(req, req.res!, done);
+  });
+}
+
+/** UTF-8 or a 400: a replacement character would change what the user sent without a word. */
+function utf8(bytes: Buffer, what: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (cause) {
+    throw malformed(`${what} is not valid UTF-8`, cause);
+  }
+}
+
+/** A urlencoded form's field count and percent-encoding, checked as URLSearchParams would decode it. */
+function checkUrlencoded(text: string): void {
+  if (text === '') return;
+  const pairs = text.split('&');
+  if (pairs.length > MAX_FIELDS) throw tooLarge(`at most ${MAX_FIELDS} fields`);
+  for (const pair of pairs) {
+    try {
+      // decodeURIComponent refuses a broken escape and percent-encoded bytes that are not UTF-8,
+      // which URLSearchParams would pass on silently as other characters.
+      decodeURIComponent(pair.replace(/\+/g, ' '));
+    } catch (cause) {
+      throw malformed('a field is not valid percent-encoded UTF-8', cause);
+    }
+  }
+}
+
+/**
+ * Multipart, parsed by the parser the action itself uses (the Fetch API's formData()), then held
+ * to the limits: whatever it cannot parse is a 400 here, never the action's 500. The FormData is
+ * dropped; the action parses the same bytes again.
+ */
+async function checkMultipart(type: string, bytes: Buffer<ArrayBuffer>): Promise<void> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
+  } catch (cause) {
+    throw malformed('broken multipart or a missing boundary', cause);
+  }
+  let fields = 0;
+  let files = 0;
+  for (const [, value] of form) {
+    if (typeof value !== 'string') files += 1;
+    else fields += 1;
+    if (typeof value === 'string' && Buffer.byteLength(value) > MAX_FIELD_BYTES)
+      throw tooLarge(`a field of at most ${MAX_FIELD_BYTES} bytes`);
+    if (typeof value !== 'string' && value.size > MAX_FILE_BYTES) throw tooLarge(`a file of at most ${MAX_FILE_BYTES} bytes`);
+  }
+  if (fields > MAX_FIELDS) throw tooLarge(`at most ${MAX_FIELDS} fields`);
+  if (files > MAX_FILES) throw tooLarge(`at most ${MAX_FILES} files`);
+}
+
+/** An empty body with no type is what a bare button posts: an empty form. */
+const EMPTY_FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** The body of a write, as sent and checked: a 413, 415 or 400 (an HttpError) when it cannot be used. */
+export async function readRequestBody(req: Request, timeoutMs: number): Promise<RequestBody> {
+  const type = req.headers['content-type'] ?? '';
+  if (MULTIPART.test(type)) {
+    const bytes = await readCapped(req, MAX_MULTIPART_BYTES, timeoutMs);
+    await checkMultipart(type, bytes);
+    return { bytes, type };
+  }
+  if (JSON_TYPE.test(type)) {
+    const bytes = await readCapped(req, MAX_FORM_BYTES, timeoutMs);
+    const text = utf8(bytes, 'the JSON');
+    try {
+      // V8's JSON.parse is not recursive: any depth under the cap parses; the value is dropped.
+      JSON.parse(text);
+    } catch (cause) {
+      throw malformed('invalid JSON', cause);
+    }
+    return { bytes, type };
+  }
+  const unsupported = httpError(415, 'Unsupported Content-Type: send a form (urlencoded or multipart) or JSON');
+  if (type !== '' && !URLENCODED.test(type)) throw unsupported;
+  const bytes = await readCapped(req, MAX_FORM_BYTES, timeoutMs);
+  // No type and no body (a bare button's post) is an empty form; a body of no type is not one.
+  if (type === '' && bytes.length > 0) throw unsupported;
+  checkUrlencoded(utf8(bytes, 'the form'));
+  return { bytes, type: type === '' ? EMPTY_FORM_TYPE : type };
+}
