@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * server/'s rooms from the ground up (docs/architecture.md, "The rooms"): a module imports its own
- * room and those below, never one above nor the entry and app on top. tests/import-graph.test.ts
+ * room and those below, never one above nor the entry and app on top. tests/house/import-graph.test.ts
  * holds the same order against the whole graph.
  */
 const SERVER_ROOMS = ['observe', 'failures', 'config', 'edge', 'writes', 'assets', 'telemetry', 'pages', 'error-pages'];

@@ -12,7 +12,7 @@ import type { RouteFailure } from './route-failure.ts';
  * use() reads (status, value, reason: ReactFiberThenable in React's source) and React Router's
  * <Await> reads too since 8.5 (its getPromiseResult), instead of the private
  * _tracked/_data/_error fields that <Await> owns. The only place the host writes them;
- * tests/deferred-settled.test.tsx fails the day either stops reading them.
+ * tests/app/deferred-settled.test.tsx fails the day either stops reading them.
  */
 function markSettled(promise: Promise<unknown>, entry: Settled): Promise<unknown> {
   if ('failure' in entry) return Object.assign(promise, { status: 'rejected', reason: entry.failure });

@@ -3,7 +3,7 @@
 // (issue 22: 1,000 routes cut a page's req/s by more than half). This is the same algorithm as
 // React Router 8.5's matchRoutes (flattenRoutes, explodeOptionalSegments, computeScore,
 // rankRouteBranches, compilePath, matchRouteBranch in its dist/*/lib/router/utils.js), with
-// the flattening, ranking and regular expressions done once per table. tests/route-matcher.test.ts
+// the flattening, ranking and regular expressions done once per table. tests/app/route-matcher.test.ts
 // holds it to matchRoutes over generated tables and paths.
 import type { RouteMatch, RouteObject } from 'react-router';
 import { indexByPrefix } from './route-prefix-index.ts';

@@ -68,7 +68,7 @@ async function forward(url: string, body: Buffer, res: Response, timeoutMs: numb
     });
   } catch (cause) {
     const timedOut = cause instanceof Error && cause.name === 'TimeoutError';
-    // The host's own failure, one digest whatever the network said (pinned, tests/host-digests.test.ts):
+    // The host's own failure, one digest whatever the network said (pinned, tests/failures/host-digests.test.ts):
     // what it said is the line's detail, never hashed, and where this file raised it says nothing.
     const message = timedOut ? 'Sentry did not answer in time' : 'Sentry could not be reached';
     throw httpError(timedOut ? 504 : 502, message, { detail: networkDetail(cause), stackless: true });

@@ -1,6 +1,6 @@
 // Floor (c), the stack's true floor: Express 5 and React 19's renderToPipeableStream with no
 // router, no middleware and nothing of ours (it imports nothing from client/, server/ or shared/:
-// tests/bench-soak.test.ts checks). The same page as our streamed row: a title, an h1 and one
+// tests/house/bench-soak.test.ts checks). The same page as our streamed row: a title, an h1 and one
 // Suspense section that resolves after `?ms=`, shell first. Floor (b), floor-react.ts, renders
 // through our own renderer, so our renderer's cost is on both of its sides; this one shows it.
 import { Suspense, use } from 'react';

@@ -1,0 +1,240 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, TRUST_PROXY_ALLOWED } from '../../server/config/config.ts';
+import { ROOT } from '../../tools/harness/paths.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      nodeEnv: 'development',
+      logLevel: 'info',
+      logBufferBytes: 1024 * 1024,
+      streamTimeoutMs: 5000,
+      shutdownDelayMs: 2000,
+      shutdownGraceMs: 5000,
+      trustProxy: false,
+      metricsHost: '127.0.0.1',
+      compressMaxConcurrent: 64,
+      sentry: undefined,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  const SENTRY_DSN = 'https://public@o0.ingest.sentry.io/123';
+  /** Every variable the server reads, each with a valid value other than its default. */
+  const EVERY_VARIABLE = {
+    PORT: '8080',
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    LOG_BUFFER_BYTES: '65536',
+    STREAM_TIMEOUT_MS: '2500',
+    BODY_TIMEOUT_MS: '12000',
+    SHUTDOWN_DELAY_MS: '1500',
+    SHUTDOWN_GRACE_MS: '4000',
+    DIGEST_KEY: 'k'.repeat(16),
+    DIAGNOSTICS_TOKEN: 't'.repeat(16),
+    TRUST_PROXY: 'loopback, 10.0.0.0/8',
+    PUBLIC_HOSTNAME: 'Shop.Example.com',
+    PUBLIC_ORIGIN: 'https://www.example.com',
+    ALLOWED_ORIGINS: 'https://forms.example.org/, https://admin.example.org',
+    SESSION_SECRET: `${'n'.repeat(32)},${'o'.repeat(40)}`,
+    HMR_PORT: '25000',
+    COMPRESS_RESPONSES: 'false',
+    COMPRESS_MAX_CONCURRENT: '16',
+    HSTS_MAX_AGE: '31536000',
+    RELEASE: 'v1.2.3',
+    LOG_REQUEST_HEADERS: 'Accept-Language, Referer',
+    SHARED_ASSETS_DIR: '/srv/assets',
+    METRICS_PORT: '9464',
+    METRICS_HOST: '0.0.0.0',
+    SENTRY_DSN,
+    SENTRY_ENVIRONMENT: 'staging',
+    SENTRY_TRACES_SAMPLE_RATE: '0.25',
+    SENTRY_TRUST_UPSTREAM_SAMPLING: 'true',
+    SENTRY_ERROR_SAMPLE_RATE: '0.5',
+    SENTRY_TUNNEL_PATH: '/errors/tunnel',
+    SENTRY_TUNNEL_ALLOWED_DSNS: 'https://other@o0.ingest.sentry.io/456',
+    SENTRY_TUNNEL_TIMEOUT_MS: '3000',
+  };
+
+  it('names every variable server/config/config.ts and its readers read', () => {
+    const source = ['server/config/config.ts', 'server/config/config-values.ts']
+      .map((file) => readFileSync(join(ROOT, file), 'utf8'))
+      .join('\n');
+    const read = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|\(env, '([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1] ?? m[2]));
+    expect([...read].sort()).toEqual(Object.keys(EVERY_VARIABLE).sort());
+  });
+
+  it('reads every variable it documents', () => {
+    expect(loadConfig(EVERY_VARIABLE)).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      nodeEnv: 'production',
+      isProduction: true,
+      logLevel: 'warn',
+      logBufferBytes: 65536,
+      streamTimeoutMs: 2500,
+      bodyTimeoutMs: 12000,
+      shutdownDelayMs: 1500,
+      shutdownGraceMs: 4000,
+      digestKey: 'k'.repeat(16),
+      diagnosticsToken: 't'.repeat(16),
+      trustProxy: 'loopback, 10.0.0.0/8',
+      publicHostname: 'shop.example.com',
+      publicOrigin: 'https://www.example.com',
+      allowedOrigins: ['https://forms.example.org', 'https://admin.example.org'],
+      sessionSecrets: ['n'.repeat(32), 'o'.repeat(40)],
+      hmrPort: 25000,
+      compressResponses: false,
+      compressMaxConcurrent: 16,
+      hstsMaxAge: 31536000,
+      release: 'v1.2.3',
+      logRequestHeaders: ['accept-language', 'referer'],
+      sharedAssetsDir: '/srv/assets',
+      metricsPort: 9464,
+      metricsHost: '0.0.0.0',
+      sentry: {
+        dsn: SENTRY_DSN,
+        environment: 'staging',
+        tracesSampleRate: 0.25,
+        trustUpstreamSampling: true,
+        errorSampleRate: 0.5,
+        tunnelPath: '/errors/tunnel',
+        allowedDsns: [SENTRY_DSN, 'https://other@o0.ingest.sentry.io/456'],
+        tunnelTimeoutMs: 3000,
+      },
+    });
+  });
+
+  // HOST and SENTRY_ENVIRONMENT take any value; every other variable refuses a bad one.
+  it.each([
+    [{ PORT: 'abc' }, 'Invalid PORT="abc": expected an integer from 0 to 65535'],
+    [{ PORT: '70000' }, 'Invalid PORT="70000": expected an integer from 0 to 65535'],
+    [{ NODE_ENV: 'staging' }, 'Invalid NODE_ENV="staging": expected one of development, production, test'],
+    [{ LOG_LEVEL: 'loud' }, 'Invalid LOG_LEVEL="loud": expected one of fatal, error, warn, info, debug, trace, silent'],
+    [{ LOG_BUFFER_BYTES: '1MiB' }, 'Invalid LOG_BUFFER_BYTES="1MiB": expected an integer from 32768 to 268435456'],
+    // Below four failure lines at their 8 KB bound: the error reserve could not hold one.
+    [{ LOG_BUFFER_BYTES: '8192' }, 'Invalid LOG_BUFFER_BYTES="8192": expected an integer from 32768 to 268435456'],
+    [{ STREAM_TIMEOUT_MS: '5s' }, 'Invalid STREAM_TIMEOUT_MS="5s": expected an integer from 100 to 600000'],
+    [{ BODY_TIMEOUT_MS: '20000' }, 'Invalid BODY_TIMEOUT_MS="20000": expected an integer from 100 to 19000'],
+    [{ SHUTDOWN_DELAY_MS: 'x' }, 'Invalid SHUTDOWN_DELAY_MS="x": expected an integer from 0 to 600000'],
+    [{ SHUTDOWN_GRACE_MS: '-5' }, 'Invalid SHUTDOWN_GRACE_MS="-5": expected an integer from 0 to 600000'],
+    [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
+    [
+      { SESSION_SECRET: `${'n'.repeat(32)},too-short` },
+      'Invalid SESSION_SECRET="<redacted>": expected secrets of at least 32 bytes, comma-separated, the newest first',
+    ],
+    [
+      { ALLOWED_ORIGINS: 'https://ok.example, https://bad.example/path' },
+      'Invalid ALLOWED_ORIGINS="https://bad.example/path": expected an origin such as https://shop.example.com or http://localhost:3000 (scheme://host[:port], nothing after)',
+    ],
+    [{ DIAGNOSTICS_TOKEN: 'short' }, 'Invalid DIAGNOSTICS_TOKEN="<redacted>": expected at least 16 characters'],
+    [{ TRUST_PROXY: 'foo' }, `Invalid TRUST_PROXY="foo": expected ${TRUST_PROXY_ALLOWED}`],
+    [
+      { TRUST_PROXY: 'true' },
+      `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`,
+    ],
+    [{ TRUST_PROXY: '11' }, `Invalid TRUST_PROXY="11": expected ${TRUST_PROXY_ALLOWED}`],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, `Invalid TRUST_PROXY="10.0.0.0/33": expected ${TRUST_PROXY_ALLOWED}`],
+    [{ TRUST_PROXY: 'loopback, 10.0.0.300' }, `Invalid TRUST_PROXY="loopback, 10.0.0.300": expected ${TRUST_PROXY_ALLOWED}`],
+    [
+      { PUBLIC_HOSTNAME: 'evil.com/<script>' },
+      'Invalid PUBLIC_HOSTNAME="evil.com/<script>": expected a host name such as shop.example.com',
+    ],
+    [{ COMPRESS_MAX_CONCURRENT: '0' }, 'Invalid COMPRESS_MAX_CONCURRENT="0": expected an integer from 1 to 100000'],
+    [{ COMPRESS_MAX_CONCURRENT: '64k' }, 'Invalid COMPRESS_MAX_CONCURRENT="64k": expected an integer from 1 to 100000'],
+    [{ HSTS_MAX_AGE: '-1' }, 'Invalid HSTS_MAX_AGE="-1": expected an integer from 0 to 63072000'],
+    [
+      { RELEASE: 'has space' },
+      'Invalid RELEASE="has space": expected 1 to 200 printable ASCII characters without spaces, such as shop@1.4.0',
+    ],
+    [
+      { LOG_REQUEST_HEADERS: 'bad header' },
+      'Invalid LOG_REQUEST_HEADERS="bad header": expected a comma-separated list of at most 16 header names, such as referer,x-forwarded-for',
+    ],
+    [{ SHARED_ASSETS_DIR: 'relative/path' }, 'Invalid SHARED_ASSETS_DIR="relative/path": expected an absolute path such as /srv/assets'],
+    [{ METRICS_PORT: '99999' }, 'Invalid METRICS_PORT="99999": expected an integer from 0 to 65535'],
+    [
+      { SENTRY_DSN: 'not-a-dsn' },
+      'Invalid SENTRY_DSN="not-a-dsn": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123',
+    ],
+    [{ SENTRY_DSN, SENTRY_TRACES_SAMPLE_RATE: '1.5' }, 'Invalid SENTRY_TRACES_SAMPLE_RATE="1.5": expected a number from 0 to 1'],
+    [{ SENTRY_DSN, SENTRY_TRUST_UPSTREAM_SAMPLING: 'yes' }, 'Invalid SENTRY_TRUST_UPSTREAM_SAMPLING="yes": expected true or false'],
+    [{ SENTRY_DSN, SENTRY_ERROR_SAMPLE_RATE: '2' }, 'Invalid SENTRY_ERROR_SAMPLE_RATE="2": expected a number from 0 to 1'],
+    [{ SENTRY_DSN, SENTRY_TUNNEL_PATH: 'no-slash' }, 'Invalid SENTRY_TUNNEL_PATH="no-slash": expected a path such as /monitoring'],
+    [
+      { SENTRY_DSN, SENTRY_TUNNEL_ALLOWED_DSNS: 'x' },
+      'Invalid SENTRY_TUNNEL_ALLOWED_DSNS="x": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123',
+    ],
+    [{ SENTRY_DSN, SENTRY_TUNNEL_TIMEOUT_MS: '5' }, 'Invalid SENTRY_TUNNEL_TIMEOUT_MS="5": expected an integer from 100 to 60000'],
+  ])('refuses %o with a message naming the variable and the value', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(expect.objectContaining({ name: 'ConfigError', message }));
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'Invalid PORT="abc": expected an integer from 0 to 65535'],
+    [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
+    [
+      { SESSION_SECRET: `${'n'.repeat(32)},too-short` },
+      'Invalid SESSION_SECRET="<redacted>": expected secrets of at least 32 bytes, comma-separated, the newest first',
+    ],
+    [
+      { ALLOWED_ORIGINS: 'https://ok.example, https://bad.example/path' },
+      'Invalid ALLOWED_ORIGINS="https://bad.example/path": expected an origin such as https://shop.example.com or http://localhost:3000 (scheme://host[:port], nothing after)',
+    ],
+    [
+      { METRICS_PORT: '0', METRICS_HOST: 'metrics.internal' },
+      'Invalid METRICS_HOST="metrics.internal": expected an IP address such as 127.0.0.1, or 0.0.0.0 for every interface',
+    ],
+    [
+      { TRUST_PROXY: 'true' },
+      `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`,
+    ],
+    [
+      { SENTRY_DSN: 'http://public@127.0.0.1:9/1', SENTRY_ERROR_SAMPLE_RATE: '2' },
+      'Invalid SENTRY_ERROR_SAMPLE_RATE="2": expected a number from 0 to 1',
+    ],
+  ])('stops the process before it listens on %o, with exit code 1 and one line', (env, message) => {
+    const run = spawnSync('node', ['dist/server/index.js'], {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'production', ...env },
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`${message}\n`);
+    expect(run.stdout).not.toContain('listening');
+  });
+
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['2', 2],
+    ['loopback', 'loopback'],
+    ['loopback,10.0.0.0/8, fd00::/8', 'loopback, 10.0.0.0/8, fd00::/8'],
+    ['10.1.2.3/255.255.0.0', '10.1.2.3/255.255.0.0'],
+  ])('accepts TRUST_PROXY=%s as a hop count or addresses', (raw, trustProxy) => {
+    expect(loadConfig({ TRUST_PROXY: raw }).trustProxy).toEqual(trustProxy);
+  });
+
+  it.each(['localhost', 'metrics.internal', '127.0.0.1:9464', '999.1.1.1', '[::1]', ' 127.0.0.1', 'http://0.0.0.0', '0x7f.1'])(
+    'refuses METRICS_HOST=%j: an IP address only',
+    (raw) => {
+      expect(() => loadConfig({ METRICS_HOST: raw })).toThrow(
+        expect.objectContaining({
+          name: 'ConfigError',
+          message: `Invalid METRICS_HOST=${JSON.stringify(raw)}: expected an IP address such as 127.0.0.1, or 0.0.0.0 for every interface`,
+        }),
+      );
+    },
+  );
+
+  it.each(['127.0.0.1', '0.0.0.0', '10.1.2.3', '::1', '::', 'fd00::7'])('accepts METRICS_HOST=%s', (raw) => {
+    expect(loadConfig({ METRICS_HOST: raw }).metricsHost).toBe(raw);
+  });
+});

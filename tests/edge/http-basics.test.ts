@@ -1,0 +1,106 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createTestApp } from '../support/test-app.ts';
+import { LEVEL } from '../../shared/log-line.ts';
+import { CRAWLER_UA } from '../../tools/harness/user-agents.ts';
+
+describe('health endpoints', () => {
+  it('answers /healthz and /readyz with 200 while serving', async () => {
+    const { app } = createTestApp();
+    await request(app).get('/healthz').expect(200, 'ok');
+    await request(app).get('/readyz').expect(200, 'ready');
+  });
+
+  it('answers /readyz with 503 while shutting down, closing the connection, and /healthz still 200', async () => {
+    const { app } = createTestApp({}, { isShuttingDown: () => true });
+    for (const method of ['get', 'head'] as const) {
+      const ready = await request(app)[method]('/readyz').set('connection', 'keep-alive').expect(503);
+      expect(ready.headers.connection).toBe('close');
+    }
+    await request(app).get('/healthz').expect(200);
+  });
+
+  it('keeps the connection of a ready /readyz open', async () => {
+    const { app } = createTestApp();
+    const ready = await request(app).get('/readyz').set('connection', 'keep-alive').expect(200);
+    expect(ready.headers.connection).toBe('keep-alive');
+  });
+
+  it('never logs a health check at info', async () => {
+    const { app, logs } = createTestApp({ LOG_LEVEL: 'info' });
+    await request(app).get('/healthz').expect(200);
+    await request(app).get('/readyz').expect(200);
+    await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
+    const paths = logs.lines.map((line) => line.path);
+    expect(paths).toEqual(['/']);
+  });
+});
+
+describe('caching and headers', () => {
+  it('serves built assets as immutable for a year and a public page as private, no-cache', async () => {
+    const { app } = createTestApp();
+    const page = await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
+    expect(page.headers['cache-control']).toBe('private, no-cache');
+    expect(page.headers['x-powered-by']).toBeUndefined();
+    const script = /<script type="module" src="(\/assets\/[^"]+\.js)"/.exec(page.text)?.[1];
+    expect(script).toBeDefined();
+    const asset = await request(app).get(script!).expect(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('preloads the chunks the entry imports, from the Vite manifest, at low priority, and writes the stylesheet into the page', async () => {
+    const { app } = createTestApp();
+    const page = await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
+    const preloads = [...page.text.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((m) => m[1]);
+    expect(preloads.some((href) => /^\/assets\/react-[\w-]+\.js$/.test(href!))).toBe(true);
+    // The first paint waits for no request: no stylesheet link, its text in a nonced <style>.
+    expect([...page.text.matchAll(/<link rel="modulepreload"[^>]*>/g)].every(([link]) => link.includes('fetchPriority="low"'))).toBe(true);
+    expect(page.text).not.toMatch(/<link rel="stylesheet"/);
+    const style = /<style nonce="([^"]+)" data-precedence="default" data-href="(\/assets\/entry-client-[\w-]+\.css)">([^<]+)<\/style>/.exec(
+      page.text,
+    );
+    expect(style?.[1]).toBe(/'nonce-([^']+)'/.exec(page.headers['content-security-policy'] as string)?.[1]);
+    const linked = await request(app).get(style![2]!).expect(200);
+    expect(style![3]).toBe(linked.text);
+  });
+
+  it('does not serve the Vite manifest or anything outside the assets folder', async () => {
+    const { app } = createTestApp();
+    await request(app).get('/.vite/manifest.json').expect(404);
+    await request(app).get('/assets/../.vite/manifest.json').expect(404);
+    await request(app).get('/assets/missing-file.js').expect(404);
+  });
+});
+
+describe('request logging', () => {
+  it('echoes a generated request id and logs it on the access line', async () => {
+    const { app, logs } = createTestApp();
+    const res = await request(app).get('/healthz').expect(200);
+    const id = res.headers['x-request-id'];
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(logs.access(id as string)).toMatchObject({ level: LEVEL.debug, status: 200 });
+  });
+
+  it("honours a trusted proxy's sane X-Request-Id and replaces one that is not (the whole class: tests/observe/request-id.test.ts)", async () => {
+    const { app } = createTestApp({ TRUST_PROXY: 'loopback' });
+    const sane = await request(app).get('/healthz').set('x-request-id', 'lb-7f3a.42');
+    expect(sane.headers['x-request-id']).toBe('lb-7f3a.42');
+    const forged = await request(app).get('/healthz').set('x-request-id', 'a"b\\nfake=1'.repeat(20));
+    expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('writes no credentials and leaves the query string out of the log', async () => {
+    const { app, logs } = createTestApp();
+    const res = await request(app)
+      .get('/?token=secret-in-query')
+      .set('user-agent', CRAWLER_UA)
+      .set('cookie', 'session=secret-cookie')
+      .set('authorization', 'Bearer secret-bearer')
+      .expect(200);
+    const line = logs.access(res.headers['x-request-id'] as string)!;
+    expect(line).toMatchObject({ level: LEVEL.info, path: '/' });
+    expect(line.headers).toBeUndefined();
+    expect(JSON.stringify(logs.lines)).not.toMatch(/secret-(in-query|cookie|bearer)/);
+  });
+});

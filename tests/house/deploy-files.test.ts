@@ -1,0 +1,148 @@
+// The deployment files a user takes as they are: valid against the Kubernetes API schemas
+// (kubernetes-models), consistent with the server's own configuration and shutdown timings.
+// compose.yaml itself is run by tests/scale-out/compose.test.ts.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
+import { Service, type IService } from 'kubernetes-models/v1/Service';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { loadConfig } from '../../server/config/config.ts';
+import { ROOT } from '../../tools/harness/paths.ts';
+
+const K8S_DIR = join(ROOT, 'deploy/kubernetes');
+/** What server/telemetry/sentry.ts allows for its flush at shutdown. */
+const SENTRY_FLUSH_S = 2;
+
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'apps/v1 Deployment': Deployment,
+  'v1 Service': Service,
+  'v1 PersistentVolumeClaim': PersistentVolumeClaim,
+  'policy/v1 PodDisruptionBudget': PodDisruptionBudget,
+};
+
+function documents(): { file: string; doc: { apiVersion: string; kind: string } & Record<string, unknown> }[] {
+  return readdirSync(K8S_DIR)
+    .filter((file) => file.endsWith('.yaml'))
+    .flatMap((file) =>
+      parseAllDocuments(readFileSync(join(K8S_DIR, file), 'utf8')).map((doc) => ({
+        file,
+        doc: doc.toJS() as { apiVersion: string; kind: string },
+      })),
+    );
+}
+
+const find = <T>(kind: string) => documents().find(({ doc }) => doc.kind === kind)!.doc as unknown as T;
+
+describe('deploy/kubernetes', () => {
+  it('every document is valid against the Kubernetes API schema of its kind', () => {
+    const docs = documents();
+    expect(docs.map(({ doc }) => doc.kind).sort()).toEqual(['Deployment', 'PersistentVolumeClaim', 'PodDisruptionBudget', 'Service']);
+    for (const { file, doc } of docs) {
+      const Model = MODELS[`${doc.apiVersion} ${doc.kind}`];
+      expect(Model, `${file}: ${doc.apiVersion} ${doc.kind}`).toBeDefined();
+      expect(() => new Model!(doc as never).validate(), file).not.toThrow();
+    }
+  });
+
+  it('the schema check catches a wrong type (it is a real check)', () => {
+    const deployment = find<IDeployment>('Deployment');
+    const broken = structuredClone(deployment);
+    (broken.spec!.template.spec!.containers[0]!.ports![0] as { containerPort: unknown }).containerPort = 'http';
+    expect(() => new Deployment(broken).validate()).toThrow(/containerPort/);
+  });
+
+  it('runs two non-root replicas on a read-only root, probed on /healthz and /readyz, with DIGEST_KEY and SESSION_SECRET from a Secret', () => {
+    const { spec } = find<IDeployment>('Deployment');
+    const pod = spec!.template.spec!;
+    const [app] = pod.containers;
+    expect(spec!.replicas).toBe(2);
+    expect(spec!.strategy).toMatchObject({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } });
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+    expect(app!.securityContext).toMatchObject({
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+    });
+    expect(app!.livenessProbe?.httpGet).toMatchObject({ path: '/healthz', port: 'http' });
+    expect(app!.readinessProbe?.httpGet).toMatchObject({ path: '/readyz', port: 'http' });
+    expect(app!.resources?.requests).toMatchObject({ cpu: expect.any(String), memory: expect.any(String) });
+    expect(app!.resources?.limits).toMatchObject({ memory: expect.any(String) });
+    // Shared by every pod, or a session (or a digest) made by one is not recognised by the other.
+    for (const key of ['DIGEST_KEY', 'SESSION_SECRET']) {
+      expect(app!.env?.find((env) => env.name === key)?.valueFrom?.secretKeyRef, key).toMatchObject({ name: expect.any(String), key });
+    }
+    expect(app!.ports?.map((port) => port.name)).toEqual(expect.arrayContaining(['http', 'metrics']));
+  });
+
+  it('its environment passes the server config validation, and the grace period covers delay + drain + flush', () => {
+    const { spec } = find<IDeployment>('Deployment');
+    const pod = spec!.template.spec!;
+    const env = Object.fromEntries(
+      pod.containers[0]!.env!.map((item) => [item.name, item.value ?? 'a-secret-from-the-cluster-0123456789']),
+    );
+    const config = loadConfig({ NODE_ENV: 'production', ...env });
+    // Served over https by the ingress: the session cookie is Secure and __Host-session (server/writes/session.ts).
+    expect(config.publicOrigin).toMatch(/^https:\/\//);
+    expect(config.sessionSecrets).toBeDefined();
+    expect(config.metricsPort).toBe(Number(pod.containers[0]!.ports!.find((port) => port.name === 'metrics')!.containerPort));
+    expect(config.port).toBe(Number(pod.containers[0]!.ports!.find((port) => port.name === 'http')!.containerPort));
+    const neededS = (config.shutdownDelayMs + config.shutdownGraceMs) / 1000 + SENTRY_FLUSH_S;
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(neededS);
+    // The readiness probe must see the 503 within the delay, or traffic arrives after the listener closed.
+    const probe = pod.containers[0]!.readinessProbe!;
+    expect((probe.periodSeconds ?? 10) * (probe.failureThreshold ?? 3) * 1000).toBeLessThan(config.shutdownDelayMs);
+  });
+
+  it('the Service selects the pods and targets their http port', () => {
+    const deployment = find<IDeployment>('Deployment');
+    const service = find<IService>('Service');
+    expect(deployment.spec!.template.metadata!.labels).toMatchObject(service.spec!.selector!);
+    expect(service.spec!.ports!.map((port) => port.targetPort)).toEqual(['http']);
+  });
+});
+
+describe('deploy/compose.yaml', () => {
+  const compose = parse(readFileSync(join(ROOT, 'deploy/compose.yaml'), 'utf8')) as {
+    services: Record<string, { environment?: Record<string, string> }>;
+  };
+  const replicas = Object.entries(compose.services).filter(([name]) => name.startsWith('app'));
+  const balancer = compose.services.balancer!.environment!;
+  /** `${NAME:-default}` is its default; a required `${NAME:?message}`, a value long enough for any secret. */
+  const substituted = (raw: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(raw).map(([key, value]) => [
+        key,
+        String(value).replace(
+          /\$\{\w+(?::-([^}]*))?[^}]*\}/g,
+          (_all, fallback: string | undefined) => fallback ?? 'compose-variable-0123456789-0123456789',
+        ),
+      ]),
+    );
+
+  it("each replica's environment passes the server config validation and trusts only the balancer", () => {
+    expect(replicas).toHaveLength(2);
+    for (const [, service] of replicas) {
+      const config = loadConfig({ NODE_ENV: 'production', ...substituted(service.environment!) });
+      expect(config.trustProxy).toBe(balancer.BALANCER_SOURCE);
+      expect(config.sharedAssetsDir).toBeDefined();
+    }
+  });
+
+  it('the replicas share a required SESSION_SECRET and DIGEST_KEY, and know the origin the balancer serves', () => {
+    const [first, second] = replicas.map(([, service]) => service.environment!);
+    for (const key of ['DIGEST_KEY', 'SESSION_SECRET']) {
+      // Required (`${NAME:?...}`): compose refuses to start without it, rather than each replica inventing its own.
+      expect(first![key], key).toMatch(new RegExp(`^\\$\\{${key}:\\?`));
+      expect(second![key], key).toBe(first![key]);
+    }
+    expect(second!.PUBLIC_ORIGIN).toBe(first!.PUBLIC_ORIGIN);
+    // By default, the origin is where the balancer listens by default.
+    const bind = /:\$\{BALANCER_PORT:-(\d+)\}$/.exec(balancer.HAPROXY_BIND!)?.[1];
+    const config = loadConfig({ NODE_ENV: 'production', ...substituted(first!) });
+    expect(config.publicOrigin).toBe(`http://127.0.0.1:${bind}`);
+    expect(config.sessionSecrets).toBeDefined();
+  });
+});

@@ -1,0 +1,117 @@
+// A log reader that stops reading (a log shipper paused, restarting or overwhelmed), seen from
+// outside: a built server whose stdout pipe this test stops reading while it sends requests.
+// Lines past the buffer are dropped and counted, never waited for (server/observe/log-destination.ts).
+import { Agent } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fetchOnce } from '../../tools/harness/http.ts';
+import { sleep } from '../../tools/harness/net.ts';
+import { LEVEL, LOG_DROPS_MESSAGE, type LogLine } from '../../shared/log-line.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { DIAG } from '../support/test-app.ts';
+
+/** The smallest buffer config.ts allows, so a few hundred lines overflow it and the pipe's own buffer. */
+const SMALL_BUFFER = { LOG_BUFFER_BYTES: String(32 * 1024) };
+/**
+ * A 404's access line carries its path up to 1,024 characters (docs/logs.md): each of these
+ * lines is about 1.4 KB, so a few hundred fill the kernel's socket buffer (about 200 KB) and more.
+ */
+const LONG = 'x'.repeat(1_000);
+const BURST = 600;
+/** A server blocked on its log never answers; past this, the test fails rather than waits. */
+const EXIT_BOUND_MS = 10_000;
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  server?.child.stdout?.resume();
+  await server?.stop('SIGKILL');
+  server = undefined;
+});
+
+/** `count` requests for fresh long paths, eight at a time on kept-alive connections: their statuses. */
+async function burst(url: string, prefix: string, count: number): Promise<number[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  const paths = Array.from({ length: count }, (_, i) => `${url}/${prefix}-${i}-${LONG}`);
+  try {
+    return (await Promise.all(paths.map((path) => fetchOnce(path, { agent })))).map((res) => res.status);
+  } finally {
+    agent.destroy();
+  }
+}
+
+const accessLines = (lines: LogLine[], prefix: string) => lines.filter((line) => line.path?.startsWith(`/${prefix}-`));
+const dropLines = (lines: LogLine[]) => lines.filter((line) => line.msg === LOG_DROPS_MESSAGE);
+const exitOf = (running: RunningServer) =>
+  new Promise<number | null>((resolve) => {
+    if (running.child.exitCode !== null) resolve(running.child.exitCode);
+    running.child.once('exit', (code) => resolve(code));
+  });
+
+async function droppedMetric(running: RunningServer, level: string): Promise<number> {
+  const port = (await running.logs.waitFor((line) => typeof line.metricsPort === 'number')).metricsPort;
+  const text = (await fetchOnce(`http://127.0.0.1:${String(port)}/metrics`)).body;
+  return Number(new RegExp(`^log_lines_dropped_total\\{level="${level}"\\} (\\d+)$`, 'm').exec(text)?.[1]);
+}
+
+describe('a log reader that stops reading', () => {
+  it('costs dropped lines, never a request: each is answered, and once read again one line counts what was dropped, as the metric does', async () => {
+    server = await startServer({ ...SMALL_BUFFER, METRICS_PORT: '0' });
+    await server.logs.waitFor((line) => typeof line.metricsPort === 'number');
+    server.child.stdout!.pause();
+    const statuses = await burst(server.url, 'stalled', BURST);
+    expect(statuses.every((status) => status === 404)).toBe(true);
+    server.child.stdout!.resume();
+
+    const drops = await server.logs.waitFor((line) => line.msg === LOG_DROPS_MESSAGE);
+    const dropped = Number(drops.dropped);
+    expect(dropped).toBeGreaterThan(0);
+    expect(drops).toMatchObject({ level: LEVEL.warn, droppedByLevel: { info: dropped } });
+    // Every line was either written or counted, none twice: the received and the dropped make the burst.
+    await expect.poll(() => accessLines(server!.logs.lines, 'stalled').length + dropped).toBe(BURST);
+    expect(dropLines(server.logs.lines)).toHaveLength(1);
+    expect(await droppedMetric(server, 'info')).toBe(dropped);
+    // What was written kept its order.
+    const times = server.logs.lines.map((line) => Number(line.time));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(server.isRunning()).toBe(true);
+  });
+
+  it('drops failure lines last: with the buffer full of access lines, every failure line is still written', async () => {
+    server = await startServer({ ...SMALL_BUFFER, DIAGNOSTICS_TOKEN: DIAG['x-diagnostics-token'] });
+    server.child.stdout!.pause();
+    await burst(server.url, 'filler', BURST);
+    const failed = await Promise.all([1, 2, 3].map(() => fetchOnce(`${server!.url}/_diag/api-error`, { headers: DIAG })));
+    expect(failed.map((res) => res.status)).toEqual([500, 500, 500]);
+    server.child.stdout!.resume();
+
+    const drops = await server.logs.waitFor((line) => line.msg === LOG_DROPS_MESSAGE);
+    expect(drops.droppedByLevel).toEqual({ info: expect.any(Number) });
+    for (const res of failed) {
+      const reqId = String(res.headers['x-request-id']);
+      expect(server.logs.failures(reqId)).toHaveLength(1);
+    }
+  });
+
+  it('does not hold a SIGTERM: the process still drains and exits, its flush bounded', async () => {
+    server = await startServer({ ...SMALL_BUFFER, SHUTDOWN_GRACE_MS: '1000' });
+    server.child.stdout!.pause();
+    await burst(server.url, 'before-stop', BURST);
+    server.child.kill('SIGTERM');
+    const code = await Promise.race([exitOf(server), sleep(EXIT_BOUND_MS).then(() => 'still running')]);
+    expect(code).toBe(0);
+  });
+
+  it('that catches up during a shutdown gets every line, "stopped" last', async () => {
+    server = await startServer();
+    server.child.stdout!.pause();
+    const count = 300; // about 420 KB of lines: past the socket's buffer, inside the 1 MiB default
+    await burst(server.url, 'queued', count);
+    server.child.kill('SIGTERM');
+    // The reader comes back after the server has begun to stop, within the flush's deadline.
+    setTimeout(() => server?.child.stdout?.resume(), 100);
+    expect((await server.exited).code).toBe(0);
+    expect(accessLines(server.logs.lines, 'queued')).toHaveLength(count);
+    expect(dropLines(server.logs.lines)).toEqual([]);
+    expect(server.logs.last).toMatchObject({ msg: 'stopped', clean: true });
+    expect(server.logs.afterStopped).toEqual([]);
+  });
+});
