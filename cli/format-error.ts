@@ -1,11 +1,10 @@
-import type { SerializedError } from '../shared/log-line.ts';
+import { STACK_FRAME, type SerializedError } from '../shared/log-line.ts';
 import { safe } from './safe-text.ts';
 
 // One logged error, read as a person reads a stack trace: a header per error in the cause
 // chain, then its frames. Each printed line is one line of the log's text, neutralised: a
 // message's own newlines are shown as \n, so it cannot forge frames or "Caused by" lines.
 
-const V8_FRAME = /^\s+at /;
 const FRAME_INDENT = '    ';
 
 export function formatError(error: SerializedError): string[] {
@@ -25,7 +24,7 @@ export function formatError(error: SerializedError): string[] {
 function framesOf(error: SerializedError): string[] {
   if (error.stack === undefined) return [];
   const lines = error.stack.split('\n');
-  const first = lines.findIndex((line) => V8_FRAME.test(line));
+  const first = lines.findIndex((line) => STACK_FRAME.test(line));
   const frames = first === -1 ? lines : lines.slice(first);
   return frames.map((line) => line.trim()).filter((line) => line !== '' && line !== `${error.type}: ${error.message}`);
 }

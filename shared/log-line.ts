@@ -22,6 +22,9 @@ export const STOPPED_MESSAGE = 'stopped';
 export const LOG_DROPS_MESSAGE = 'log lines dropped: stdout was not read';
 
 /** An incoming X-Request-Id is kept only when it is short and plain enough to be a log field. */
+/** A frame line of a V8 stack, as the failure line's `error.stack` carries them. */
+export const STACK_FRAME = /^\s+at /;
+
 export const REQUEST_ID = /^[\w.:@-]{1,128}$/;
 
 /**

@@ -1,4 +1,5 @@
-import type { SerializedError } from '../../shared/log-line.ts';
+import { STACK_FRAME, type SerializedError } from '../../shared/log-line.ts';
+import { cut } from '../observe/log-bound.ts';
 import { causeOf, describeValue, isErrorLike, readProperty, readString, typeName } from './thrown-value.ts';
 
 // The error as a log field: type, message, stack capped the way Sentry caps it, causes followed.
@@ -12,10 +13,6 @@ export const MAX_LINE_LENGTH = 1024;
 const MAX_CAUSE_DEPTH = 5;
 
 export type { SerializedError };
-
-function cut(line: string): string {
-  return line.length > MAX_LINE_LENGTH ? `${line.slice(0, MAX_LINE_LENGTH)}…` : line;
-}
 
 /** True when no line is over the cut and there are too few lines to be over the frame cap. */
 function withinCaps(stack: string): boolean {
@@ -33,24 +30,24 @@ export function capStack(stack: string): string {
   // The common stack (V8 keeps 10 frames) is within the caps: kept as it is, nothing allocated.
   if (withinCaps(stack)) return stack;
   const lines = stack.split('\n');
-  const frameStart = lines.findIndex((line) => /^\s+at /.test(line));
+  const frameStart = lines.findIndex((line) => STACK_FRAME.test(line));
   const head = frameStart === -1 ? lines : lines.slice(0, frameStart);
   const frames = frameStart === -1 ? [] : lines.slice(frameStart);
   const kept = frames.slice(0, MAX_STACK_FRAMES);
   if (frames.length > kept.length) kept.push(`    … ${frames.length - kept.length} more frames`);
-  return [...head, ...kept].map(cut).join('\n');
+  return [...head, ...kept].map((line) => cut(line, MAX_LINE_LENGTH)).join('\n');
 }
 
 export function serializeError(err: unknown, depth = 0, seen: Set<unknown> = new Set()): SerializedError {
   seen.add(err);
-  const out: SerializedError = { type: typeName(err), message: cut(describeValue(err)) };
+  const out: SerializedError = { type: typeName(err), message: cut(describeValue(err), MAX_LINE_LENGTH) };
   if (!isErrorLike(err)) return out;
   const stack = readString(err, 'stack');
   if (stack) out.stack = capStack(stack);
   const code = readProperty(err, 'code');
-  if (typeof code === 'string') out.code = cut(code);
+  if (typeof code === 'string') out.code = cut(code, MAX_LINE_LENGTH);
   const detail = readProperty(err, 'detail');
-  if (typeof detail === 'string') out.detail = cut(detail);
+  if (typeof detail === 'string') out.detail = cut(detail, MAX_LINE_LENGTH);
   const cause = causeOf(err);
   if (cause !== undefined && depth < MAX_CAUSE_DEPTH) {
     out.cause = seen.has(cause)

@@ -1,3 +1,4 @@
+import { cut } from '../observe/log-bound.ts';
 import { HostError } from './host-error.ts';
 // JavaScript can throw anything: Errors, but also strings, numbers, undefined, Symbols,
 // null-prototype objects, objects whose getters or toString throw, cyclic cause chains. Every
@@ -101,10 +102,6 @@ function describeObject(value: object): string {
 
 function quote(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(cut(value, 256)) : describe(value, 1);
-}
-
-export function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** An error's cause, unless reading it throws. */

@@ -6,6 +6,7 @@ import { pinoHttp } from 'pino-http';
 import { ASSETS_ROUTE, routeOf } from './route-label.ts';
 import type { RefusalSummary } from './refusal-summary.ts';
 import { pathOf } from './url-path.ts';
+import { cut } from './log-bound.ts';
 import { LINE_LEVEL } from './log-levels.ts';
 import { ACCESS_ABORTED, ACCESS_COMPLETED, REQUEST_ID } from '../../shared/log-line.ts';
 
@@ -49,10 +50,6 @@ const REDACTED = '[redacted]';
 const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 /** Built assets: a page load fetches several; logged at debug when served. */
 const QUIET_ROUTES: ReadonlySet<string> = new Set([ASSETS_ROUTE]);
-
-export function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
 
 // Per-response state for the line, behind symbols (as pino-http keeps its own).
 const STARTED = Symbol('accessStarted');

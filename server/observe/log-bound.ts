@@ -6,6 +6,8 @@
 // bottom, then length, until it fits. The failure line stays complete in what matters: its
 // digest, request id, route, status, the error's type, message and first frames.
 
+import { STACK_FRAME } from '../../shared/log-line.ts';
+
 /** The bound on one line, newline included. */
 export const MAX_LINE_BYTES = 8 * 1024;
 /** UTF-8 spends at most 3 bytes on one UTF-16 unit: a line this short needs no measuring. */
@@ -16,7 +18,6 @@ const LAST_RESORT_CHARS = 64;
 const SHORT_CHARS = 256;
 /** Deeper than serializeError ever nests causes (5): a guard against odd input only. */
 const MAX_CHAIN = 16;
-const FRAME = /^\s+at /;
 /** The marker capStack (serialize-error.ts) leaves for the frames it dropped. */
 const MORE_FRAMES = /^\s+… (\d+) more frames$/;
 
@@ -25,7 +26,8 @@ type Fields = Record<string, unknown> & { error?: unknown };
 
 const byteSize = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
-function cut(text: string, max: number): string {
+/** `text` at most `max` characters, marked `…` where it was cut: every bound of a log line uses it. */
+export function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
@@ -44,10 +46,10 @@ function copyChain(error: unknown): ErrorField[] {
 /** The stack with at most `frames` frames (its first line kept), and a count of what went. */
 function keepFrames(stack: string, frames: number): string {
   const lines = stack.split('\n');
-  const first = lines.findIndex((line) => FRAME.test(line));
+  const first = lines.findIndex((line) => STACK_FRAME.test(line));
   const head = first === -1 ? lines : lines.slice(0, first);
   const rest = first === -1 ? [] : lines.slice(first);
-  const all = rest.filter((line) => FRAME.test(line));
+  const all = rest.filter((line) => STACK_FRAME.test(line));
   const dropped = rest.reduce((sum, line) => sum + Number(MORE_FRAMES.exec(line)?.[1] ?? 0), 0);
   const kept = [cut(head[0] ?? '', SHORT_CHARS), ...all.slice(0, frames)];
   const more = all.length - Math.min(frames, all.length) + dropped;
