@@ -66,7 +66,16 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '(^|/)server/', message: 'client/ never imports server/: the seam is shared/page-seam.ts.' }] },
+        {
+          patterns: [
+            {
+              // Up and out into the host's server/ (client/router/server/ is the router's own server side, imported downward).
+              regex: '^(\\.\\./)+server/',
+              message:
+                'client/ never imports the host (server/): the seam is shared/page-seam.ts; and the router’s browser and both sides never import its server side.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Document } from '../shared/Document.tsx';
 import type { RuntimeConfig } from '../shared/runtime.ts';
-import { HostnameContext } from './router/RouteErrorBoundary.tsx';
+import { HostnameContext } from './router/both/RouteErrorBoundary.tsx';
 
 interface AppProps {
   config: RuntimeConfig;
@@ -15,7 +15,7 @@ interface AppProps {
 /**
  * The whole document around the router; the server renders it and the browser hydrates the
  * same tree. `router` is StaticRouterProvider on the server and RouterProvider in the browser;
- * `after` holds what streams in once the page is written (client/router/deferred.ts).
+ * `after` holds what streams in once the page is written (client/router/both/deferred.ts).
  */
 export function App({ config, router, after, styleText, nonce }: AppProps) {
   return (

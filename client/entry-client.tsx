@@ -7,12 +7,12 @@ import { RUNTIME_GLOBAL, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
 import { Hydrated } from './Hydrated.tsx';
 import { createErrorHooks, reportToServer } from './report-error.tsx';
-import { connectPageScripts, createDeferredRegistry, DeferredPlaceholders } from './router/deferred-client.tsx';
-import { PrefetchContext } from './router/Link.tsx';
-import { routeFailure } from './router/route-failure.ts';
-import { createDataStrategy } from './router/navigation.ts';
-import { createPrefetcher } from './router/prefetch.ts';
-import { createRouteDiscovery } from './router/route-discovery.ts';
+import { connectPageScripts, createDeferredRegistry, DeferredPlaceholders } from './router/browser/deferred-client.tsx';
+import { PrefetchContext } from './router/both/Link.tsx';
+import { routeFailure } from './router/both/route-failure.ts';
+import { createDataStrategy } from './router/browser/navigation.ts';
+import { createPrefetcher } from './router/browser/prefetch.ts';
+import { createRouteDiscovery } from './router/browser/route-discovery.ts';
 import { reloadOnStaleChunk } from './stale-chunk.ts';
 import './styles.css';
 // After the app's styles: an error inside a page keeps the error pages' look.

@@ -21,17 +21,17 @@ import {
 import { RUNTIME_GLOBAL, serializeForScript, type RuntimeConfig } from '../shared/runtime.ts';
 import { App } from './App.tsx';
 import { streamDocument } from './document-stream.ts';
-import { dataBody } from './router/route-data-writer.ts';
-import type { PendingValue } from './router/deferred.ts';
-import { DeferredScripts, splitDeferred } from './router/deferred-server.tsx';
-import type { RouteHandle } from './router/HostRoot.tsx';
-import { isNotFound, loaderFailure, routeFailure, worstStatus, type RouteFailure } from './router/route-failure.ts';
-import type { RouteEntry } from './router/route-entry.ts';
-import { HOST_ROUTE_ID, toRouterRoutes } from './router/react-router-routes.ts';
-import { createBranchHandlers } from './router/branch-handlers.ts';
-import { describeBranch } from './router/route-descriptions.ts';
-import { handleOf, methodsOf, targetOf } from './router/route-methods.ts';
-import { asTransported } from './router/transport.ts';
+import { dataBody } from './router/server/route-data-writer.ts';
+import type { PendingValue } from './router/both/deferred.ts';
+import { DeferredScripts, splitDeferred } from './router/server/deferred-server.tsx';
+import type { RouteHandle } from './router/both/HostRoot.tsx';
+import { isNotFound, loaderFailure, routeFailure, worstStatus, type RouteFailure } from './router/both/route-failure.ts';
+import type { RouteEntry } from './router/both/route-entry.ts';
+import { HOST_ROUTE_ID, toRouterRoutes } from './router/both/react-router-routes.ts';
+import { createBranchHandlers } from './router/server/branch-handlers.ts';
+import { describeBranch } from './router/server/route-descriptions.ts';
+import { handleOf, methodsOf, targetOf } from './router/server/route-methods.ts';
+import { asTransported } from './router/server/transport.ts';
 import {
   asResponse,
   callContext,
@@ -41,7 +41,7 @@ import {
   serverAction,
   serverLoader,
   untilAborted,
-} from './router/server-calls.ts';
+} from './router/server/server-calls.ts';
 import { routes as appRoutes } from './routes.tsx';
 
 const styleNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.style);
@@ -131,7 +131,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     }
     const errors = recordErrors(fail, result.errors);
     const serialized = splitDeferred(result.loaderData, fail);
-    // The render reads what the browser will: the values as JSON carries them (./router/transport.ts).
+    // The render reads what the browser will: the values as JSON carries them (./router/server/transport.ts).
     const staticContext: StaticHandlerContext = {
       ...result,
       loaderData: asTransported(result.loaderData),

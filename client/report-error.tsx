@@ -4,7 +4,7 @@ import { clientDigest } from '../shared/client-digest.ts';
 import { serverDigestOf } from '../shared/digest-proof.ts';
 import { ErrorPage } from '../shared/ErrorPage.tsx';
 import { CLIENT_ERRORS_PATH, RUNTIME_GLOBAL } from '../shared/runtime.ts';
-import { isRouteFailure } from './router/route-failure.ts';
+import { isRouteFailure } from './router/both/route-failure.ts';
 
 // React 19's root error hooks. Each failure is logged to the console once with its digest and
 // reported once: to Sentry when it is configured (client/sentry.ts wraps these hooks), else to

@@ -1,7 +1,7 @@
 // The route table: the one place a page is declared. Add a page with one file and one entry
 // here (README, "Add a page"). Pages and layouts load lazily, one chunk each; a `server`
 // module runs only on the server (its code never reaches the browser: vite.config.ts).
-import { defineRoutes } from './router/route-entry.ts';
+import { defineRoutes } from './host.ts';
 import { syntheticRoutes } from './synthetic-routes.ts';
 
 export const routes = defineRoutes([

@@ -3,7 +3,7 @@
 import * as Sentry from '@sentry/react';
 import type { BrowserSentryConfig } from '../shared/runtime.ts';
 import { createErrorHooks, digestOf } from './report-error.tsx';
-import { isRouteFailure } from './router/route-failure.ts';
+import { isRouteFailure } from './router/both/route-failure.ts';
 
 export function initSentry(config: BrowserSentryConfig) {
   Sentry.init({

@@ -6,7 +6,7 @@ import type { PageAssets, TraceMeta } from './runtime.ts';
 const LOW_PRIORITY = { as: 'script', fetchPriority: 'low' } as PreloadModuleOptions;
 
 interface DocumentProps {
-  /** Pages set theirs from the route table (client/router/HostRoot.tsx); error pages here. */
+  /** Pages set theirs from the route table (client/router/both/HostRoot.tsx); error pages here. */
   title?: string;
   assets?: PageAssets;
   /** The stylesheets' text when `assets.stylesInline`: given by the server only (the browser's copy is the one in the page). */

@@ -4,7 +4,7 @@
 // match: none for a 404, a resource route, or diagnostics without the token. So the first load
 // costs the same whatever the size of the table (React Router's "lazy route discovery").
 
-/** A page's title and meta (client/router/route-entry.ts re-exports it for the route table). */
+/** A page's title and meta (client/router/both/route-entry.ts re-exports it for the route table). */
 export interface RouteMeta {
   title: string;
   description?: string;

@@ -16,9 +16,9 @@ export interface PageAssets {
 
 /** What the browser's router starts from, so hydration needs no second fetch. */
 export interface RouterSnapshot {
-  /** Loader data by route id; pending values are markers (client/router/deferred.ts). */
+  /** Loader data by route id; pending values are markers (client/router/both/deferred.ts). */
   readonly loaderData: Readonly<Record<string, unknown>>;
-  /** Failures by the id of the route whose boundary shows them (client/router/route-failure.ts). */
+  /** Failures by the id of the route whose boundary shows them (client/router/both/route-failure.ts). */
   readonly errors: Readonly<Record<string, unknown>> | null;
   /** What the action of a document POST returned (a form's messages and values), by route id. */
   readonly actionData?: Readonly<Record<string, unknown>> | null;

@@ -1,6 +1,5 @@
 import { Outlet, useLoaderData, useLocation } from 'react-router';
-import { CONTENT_ID } from '../router/HostRoot.tsx';
-import { Link } from '../router/Link.tsx';
+import { CONTENT_ID, Link } from '../host.ts';
 import type { SiteData } from './site.server.ts';
 
 /** The site's frame: header and navigation stay while pages change beneath them. */

@@ -1,4 +1,4 @@
-import type { LoaderArgs } from '../router/route-entry.ts';
+import type { LoaderArgs } from '../host.ts';
 
 /** The layout's data: loaded once per request, shared by every page under it. */
 export function loader({ request }: LoaderArgs) {

@@ -1,5 +1,5 @@
 import { useLoaderData } from 'react-router';
-import type { LoaderData } from '../router/route-entry.ts';
+import type { LoaderData } from '../host.ts';
 import type { loader } from './about.server.ts';
 
 export default function About() {

@@ -1,10 +1,9 @@
 import { Suspense } from 'react';
 import { Await, useLoaderData } from 'react-router';
-import { Link } from '../router/Link.tsx';
-import type { RouteMeta } from '../router/route-entry.ts';
+import { Link, type RouteMeta } from '../host.ts';
 import type { GuideData } from './guide.server.ts';
 
-/** The title names the topic: made from the loader's data (client/router/HostRoot.tsx). */
+/** The title names the topic: made from the loader's data (client/router/both/HostRoot.tsx). */
 export function meta(data: GuideData): RouteMeta {
   return { title: `${data.topic.title} · Guide`, description: data.topic.summary };
 }

@@ -1,6 +1,6 @@
 import { Suspense, useState } from 'react';
 import { Await, useLoaderData } from 'react-router';
-import { Link } from '../router/Link.tsx';
+import { Link } from '../host.ts';
 import type { HomeData } from './home.server.ts';
 
 function Counter() {

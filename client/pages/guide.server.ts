@@ -1,7 +1,5 @@
 import { redirect } from 'react-router';
-import { abortableDelay } from '../router/abortable-delay.ts';
-import { notFound } from '../router/route-failure.ts';
-import type { LoaderArgs } from '../router/route-entry.ts';
+import { abortableDelay, notFound, type LoaderArgs } from '../host.ts';
 
 // A stand-in for a content store. The related topics come from a slower source: they stream
 // into the page after its shell.

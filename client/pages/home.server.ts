@@ -1,5 +1,4 @@
-import { abortableDelay } from '../router/abortable-delay.ts';
-import type { LoaderArgs } from '../router/route-entry.ts';
+import { abortableDelay, type LoaderArgs } from '../host.ts';
 
 /** Stands in for a slow data source, so the page shows streaming at work. */
 const FEATURES_DELAY_MS = 300;

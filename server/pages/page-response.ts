@@ -53,7 +53,7 @@ export function sendBody(res: Response, status: number, headers: Record<string, 
   process.nextTick(() => res.uncork());
 }
 
-/** The headers a page's loaders and action set (route modules may not set the framing ones: client/router/server-calls.ts). */
+/** The headers a page's loaders and action set (route modules may not set the framing ones: client/router/server/server-calls.ts). */
 export function setRouteHeaders(res: Response, headers: Headers): void {
   for (const [name, value] of headers) if (name !== 'set-cookie') res.setHeader(name, value);
   for (const cookie of headers.getSetCookie()) res.append('Set-Cookie', cookie);

@@ -22,7 +22,7 @@ const READ_METHODS = new Set(['GET', 'HEAD']);
 /** A navigation names the routes whose data it needs: a handful, with short ids. */
 const MAX_ROUTE_IDS = 16;
 const ROUTE_ID = /^[\w-]{1,64}$/;
-/** A prefetch says so (client/router/route-data-client.ts; browsers' own prefetches send Sec-Purpose). */
+/** A prefetch says so (client/router/browser/route-data-client.ts; browsers' own prefetches send Sec-Purpose). */
 const PREFETCH = /\bprefetch\b/i;
 
 type Next = (error?: unknown) => void;

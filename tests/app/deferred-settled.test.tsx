@@ -1,15 +1,15 @@
 // A deferred value that reached the browser before its part of the page renders at once, in
 // React Router's <Await> and in React's use(): the browser's registry marks the promise settled
-// the way both read it (client/router/deferred-client.tsx). Rendered to a string, a promise
+// the way both read it (client/router/browser/deferred-client.tsx). Rendered to a string, a promise
 // neither can read as settled shows its fallback instead, so these fail the day either library
 // stops reading the marks.
 import { Suspense, use, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Await } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { DEFERRED_KEY } from '../../client/router/deferred.ts';
-import { createDeferredRegistry } from '../../client/router/deferred-client.tsx';
-import { routeFailure } from '../../client/router/route-failure.ts';
+import { DEFERRED_KEY } from '../../client/router/both/deferred.ts';
+import { createDeferredRegistry } from '../../client/router/browser/deferred-client.tsx';
+import { routeFailure } from '../../client/router/both/route-failure.ts';
 
 const FALLBACK = 'still-waiting';
 

@@ -1,8 +1,8 @@
 import { matchRoutes, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { createRouteMatcher } from '../../client/router/route-matcher.ts';
+import { createRouteMatcher } from '../../client/router/server/route-matcher.ts';
 import { routes } from '../../client/routes.tsx';
-import { toRouterRoutes } from '../../client/router/react-router-routes.ts';
+import { toRouterRoutes } from '../../client/router/both/react-router-routes.ts';
 
 // The compiled matcher must rank and match exactly as React Router's matchRoutes: static over
 // dynamic over splat, index routes, optional segments, params, trailing slashes, case, encoding.

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { data } from 'react-router';
-import type { ActionData, LoaderData } from '../../client/router/route-entry.ts';
+import type { ActionData, LoaderData } from '../../client/router/both/route-entry.ts';
 
 // What a component is told it reads is what arrives: route data travels as JSON. These are
 // checked by the compiler (`npm run typecheck`, which CI runs); the test run only lists them.

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { NAVIGATION_TIMEOUT_MS } from '../../client/router/navigation.ts';
-import { PREFETCH_STALE_MS } from '../../client/router/prefetch.ts';
+import { NAVIGATION_TIMEOUT_MS } from '../../client/router/browser/navigation.ts';
+import { PREFETCH_STALE_MS } from '../../client/router/browser/prefetch.ts';
 import { clientErrorMessage, serverErrorMessage } from '../../shared/messages.ts';
 import { dataFetches, documentLoads, navigationSuite, recordRequests } from './navigation-harness.ts';
 import { DIAG } from '../support/test-app.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import { MAX_PREFETCHES_IN_FLIGHT } from '../../client/router/prefetch.ts';
+import { MAX_PREFETCHES_IN_FLIGHT } from '../../client/router/browser/prefetch.ts';
 
 import { dataFetches, documentLoads, navigationSuite } from './navigation-harness.ts';
 

@@ -77,6 +77,15 @@ describe('the import graph', () => {
     expect(upward).toEqual([]);
   });
 
+  it("never leads from the router's browser or both sides into its server side (client/router/)", () => {
+    const crossings = [...graph].flatMap(([from, targets]) =>
+      /^client\/router\/(browser|both)\//.test(from)
+        ? targets.filter((to) => to.startsWith('client/router/server/')).map((to) => `${from} → ${to}`)
+        : [],
+    );
+    expect(crossings).toEqual([]);
+  });
+
   it('the bench’s bare floor imports nothing of ours, only packages', () => {
     const file = 'tools/bench/floor-bare.tsx';
     const specifiers = [...readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);

@@ -1,6 +1,5 @@
 import { Outlet } from 'react-router';
-import { CONTENT_ID } from '../../router/HostRoot.tsx';
-import { Link } from '../../router/Link.tsx';
+import { CONTENT_ID, Link } from '../../host.ts';
 
 // Pages that fail on purpose, so an operator can prove the error pipeline after a deploy. The
 // server serves them only with DIAGNOSTICS_TOKEN configured and sent (server/pages/diagnostics.ts).

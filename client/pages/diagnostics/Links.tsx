@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import { Link } from '../../router/Link.tsx';
+import { Link } from '../../host.ts';
 
 /** Twelve links by default: prefetching them must stay within its limit of requests in flight. */
 const DEFAULT_COUNT = 12;

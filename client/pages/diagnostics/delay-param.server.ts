@@ -1,4 +1,4 @@
-import { badRequest } from '../../router/route-failure.ts';
+import { badRequest } from '../../host.ts';
 
 /** Delays are capped so that a diagnostic page cannot be used to hold sockets open. */
 export const MAX_DELAY_MS = 30_000;

@@ -1,6 +1,5 @@
 import { redirect } from 'react-router';
-import { badRequest } from '../../router/route-failure.ts';
-import type { LoaderArgs } from '../../router/route-entry.ts';
+import { badRequest, type LoaderArgs } from '../../host.ts';
 
 /** Bounds what is echoed into a Location header. */
 const MAX_TARGET_LENGTH = 2_048;

@@ -1,5 +1,4 @@
-import { abortableDelay } from '../../router/abortable-delay.ts';
-import type { LoaderArgs } from '../../router/route-entry.ts';
+import { abortableDelay, type LoaderArgs } from '../../host.ts';
 import { delayParam } from './delay-param.server.ts';
 
 /** A shell at once, then one section after `ms`: the streamed page the benchmark measures. */

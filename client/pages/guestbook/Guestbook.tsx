@@ -1,5 +1,5 @@
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from 'react-router';
-import type { ActionData, LoaderData } from '../../router/route-entry.ts';
+import type { ActionData, LoaderData } from '../../host.ts';
 import type { action, loader } from './guestbook.server.ts';
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
 

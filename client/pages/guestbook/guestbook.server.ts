@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { data, redirect } from 'react-router';
-import type { ActionArgs, LoaderArgs, RequestContext } from '../../router/route-entry.ts';
-import { badRequest } from '../../router/route-failure.ts';
+import { badRequest, type ActionArgs, type LoaderArgs, type RequestContext } from '../../host.ts';
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
 import { guestbook, publicEntry } from './store.server.ts';
 

@@ -1,10 +1,10 @@
 // The shape of the route table (client/routes.tsx): the one place a page is declared. Both sides
 // turn it into React Router's routes (./react-router-routes.ts): the server's loaders and actions
-// call the `*.server.ts` modules (client/entry-server.tsx), the browser's ask the server (./navigation.ts).
+// call the `*.server.ts` modules (client/entry-server.tsx), the browser's ask the server (../browser/navigation.ts).
 import type { ComponentType } from 'react';
 import type { Params } from 'react-router';
-import type { RequestContext } from '../../shared/page-seam.ts';
-import type { RouteMeta } from '../../shared/route-discovery.ts';
+import type { RequestContext } from '../../../shared/page-seam.ts';
+import type { RouteMeta } from '../../../shared/route-discovery.ts';
 import type { Transported } from './transported.ts';
 
 export type { RequestContext };
@@ -60,7 +60,7 @@ export interface RouteEntry {
    * A route without a page is a resource route: its loader's or action's Response is the answer.
    */
   page?: (() => Promise<PageModule>) & { src?: string };
-  /** The server-only module of its loader and action: `() => import('./pages/x.server.ts')`. */
+  /** The server-only module of its loader and action: `() => import('../pages/x.server.ts')`. */
   server?: () => Promise<ServerModule>;
   /** Title and meta; one made from the loader's data is the page module's `meta` export. */
   meta?: RouteMeta;

@@ -2,7 +2,7 @@
 // digest → one log line → Sentry) and hands the boundary only this plain, serializable object,
 // the same in the server's HTML, in the hydration data and in a navigation's data response.
 import { data, isRouteErrorResponse } from 'react-router';
-import type { OnError } from '../../shared/page-seam.ts';
+import type { OnError } from '../../../shared/page-seam.ts';
 
 export interface RouteFailure {
   readonly routeFailure: true;

@@ -2,9 +2,9 @@
 // browser's router, which builds them back (./route-discovery.ts). The document carries its
 // own; the discovery endpoint (server/pages/route-discovery.ts) answers for any other path.
 import type { RouteMatch } from 'react-router';
-import type { RouteDescriptor } from '../../shared/route-discovery.ts';
-import type { RouteHandle } from './HostRoot.tsx';
-import { HOST_ROUTE_ID } from './react-router-routes.ts';
+import type { RouteDescriptor } from '../../../shared/route-discovery.ts';
+import type { RouteHandle } from '../both/HostRoot.tsx';
+import { HOST_ROUTE_ID } from '../both/react-router-routes.ts';
 
 /** `chunksOf`: a source module's built chunk first, then the chunks it imports (server/assets/frontend.ts). */
 export function describeBranch(

@@ -1,9 +1,9 @@
 // The browser's side of shared/route-data.ts: fetches a page's loader data and reads the
 // newline-delimited answer; pending values settle as their lines arrive.
-import { dataUrl, type DataLine } from '../../shared/route-data.ts';
+import { dataUrl, type DataLine } from '../../../shared/route-data.ts';
 import { createDeferredRegistry } from './deferred-client.tsx';
-import type { Settled } from './deferred.ts';
-import { routeFailure } from './route-failure.ts';
+import type { Settled } from '../both/deferred.ts';
+import { routeFailure } from '../both/route-failure.ts';
 
 export interface RouteData {
   redirect?: string;

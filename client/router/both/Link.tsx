@@ -1,9 +1,9 @@
 // React Router's <Link>, plus prefetching: the target's code and data load when the link comes
-// into view or is hovered or touched (client/router/prefetch.ts). Clicks with a modifier key,
+// into view or is hovered or touched (client/router/browser/prefetch.ts). Clicks with a modifier key,
 // another button, a `target` or `download` are left to the browser, as React Router does.
 import { createContext, use, useEffect, useRef, type MouseEvent, type TouchEvent } from 'react';
 import { Link as RouterLink, useHref, useLocation, type LinkProps as RouterLinkProps } from 'react-router';
-import type { Prefetcher } from './prefetch.ts';
+import type { Prefetcher } from '../browser/prefetch.ts';
 
 /** Set in the browser only: the server renders links without prefetching. */
 export const PrefetchContext = createContext<Prefetcher | null>(null);
@@ -32,7 +32,7 @@ export function Link({ prefetch = true, reloadDocument, onMouseEnter, onTouchSta
       ref={ref}
       {...props}
       // A download is the server's: load it as a document. So is a path the server has no page
-      // for, which the router finds out on the click (client/router/route-discovery.ts).
+      // for, which the router finds out on the click (client/router/browser/route-discovery.ts).
       reloadDocument={reloadDocument || props.download !== undefined}
       onMouseEnter={(event: MouseEvent<HTMLAnchorElement>) => {
         onMouseEnter?.(event);

@@ -2,8 +2,8 @@
 // the deepest route with a path (an index route's own only with `?index`), React Router's rule
 // for forms (its getTargetMatch), so a plain HTML form and <Form> post to the same action.
 import type { RouteMatch } from 'react-router';
-import { ACTION_METHODS } from '../../shared/page-seam.ts';
-import type { RouteHandle } from './HostRoot.tsx';
+import { ACTION_METHODS } from '../../../shared/page-seam.ts';
+import type { RouteHandle } from '../both/HostRoot.tsx';
 
 const READ_METHODS = ['GET', 'HEAD'];
 

@@ -2,8 +2,8 @@
 // navigation's data as newline-delimited JSON, the head first, then one line per pending
 // value as it settles. Past the deadline, what is still pending is that one failure.
 import { PassThrough, type Readable } from 'node:stream';
-import type { DataLine } from '../../shared/route-data.ts';
-import type { PendingValue, Settled } from './deferred.ts';
+import type { DataLine } from '../../../shared/route-data.ts';
+import type { PendingValue, Settled } from '../both/deferred.ts';
 
 export function dataBody(
   head: DataLine,

@@ -6,7 +6,7 @@
 import { redirect, type DataStrategyFunction, type DataStrategyResult } from 'react-router';
 import type { Prefetcher } from './prefetch.ts';
 import { fetchRouteData, type RouteData } from './route-data-client.ts';
-import { routeFailure } from './route-failure.ts';
+import { routeFailure } from '../both/route-failure.ts';
 
 /** A route's code and data get this long before the browser loads the document instead (Next.js's MS_MAX_IDLE_DELAY). */
 export const NAVIGATION_TIMEOUT_MS = 3_800;

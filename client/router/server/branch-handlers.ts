@@ -20,7 +20,7 @@ function chainOf(routes: readonly RouteObject[]): RouteObject[] {
  */
 const MAX_HANDLERS = 256;
 
-/** Every route of the host's tables has an id (./react-router-routes.ts gives each its entry's). */
+/** Every route of the host's tables has an id (../both/react-router-routes.ts gives each its entry's). */
 type IdentifiedRoute = RouteObject & { id: string };
 
 export function createBranchHandlers(routes: RouteObject[]) {

@@ -10,7 +10,7 @@ import {
   useMatches,
   type UIMatch,
 } from 'react-router';
-import { NOT_FOUND_MESSAGE } from '../../shared/messages.ts';
+import { NOT_FOUND_MESSAGE } from '../../../shared/messages.ts';
 import { isNotFound, isRouteFailure } from './route-failure.ts';
 import type { RouteMeta, ServerModule } from './route-entry.ts';
 

@@ -4,19 +4,19 @@
 // for, an answer that does not come in time, or one from another release: the browser loads
 // the document, and the server answers (its 404, its resource route, the new release).
 import type { Navigation, PatchRoutesOnNavigationFunction, RouteObject } from 'react-router';
-import { discoveryUrl, type DiscoveryAnswer, type RouteDescriptor } from '../../shared/route-discovery.ts';
-import type { RouteHandle } from './HostRoot.tsx';
+import { discoveryUrl, type DiscoveryAnswer, type RouteDescriptor } from '../../../shared/route-discovery.ts';
+import type { RouteHandle } from '../both/HostRoot.tsx';
 import { loadDocument, withDeadline } from './navigation.ts';
-import { hostRoute, lazyPage } from './react-router-routes.ts';
-import type { PageModule } from './route-entry.ts';
-import { RouteErrorBoundary } from './RouteErrorBoundary.tsx';
+import { hostRoute, lazyPage } from '../both/react-router-routes.ts';
+import type { PageModule } from '../both/route-entry.ts';
+import { RouteErrorBoundary } from '../both/RouteErrorBoundary.tsx';
 
 /** Paths whose answer is kept; a page of many links asks for many. Bounds memory, not correctness. */
 const MAX_KNOWN_PATHS = 500;
 
 /** Loader data comes from the server, through the data strategy (./navigation.ts), never from here. */
 const fromServer = () => {
-  throw new Error('Route data is loaded by the data strategy (client/router/navigation.ts)');
+  throw new Error('Route data is loaded by the data strategy (client/router/browser/navigation.ts)');
 };
 
 const preloaded = new Set<string>();

@@ -3,9 +3,9 @@
 // logged), and React's root hooks (client/report-error.tsx) report the browser's own.
 import { createContext, use } from 'react';
 import { useRouteError } from 'react-router';
-import { ErrorPage, type ErrorPageProps } from '../../shared/ErrorPage.tsx';
-import { FALLBACK_HOSTNAME, NOT_FOUND_MESSAGE } from '../../shared/messages.ts';
-import { digestOf } from '../report-error.tsx';
+import { ErrorPage, type ErrorPageProps } from '../../../shared/ErrorPage.tsx';
+import { FALLBACK_HOSTNAME, NOT_FOUND_MESSAGE } from '../../../shared/messages.ts';
+import { digestOf } from '../../report-error.tsx';
 import { isNotFound, isRouteFailure } from './route-failure.ts';
 
 /** The host name the server validated for this request (server/edge/request-origin.ts). */

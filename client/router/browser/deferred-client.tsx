@@ -1,9 +1,9 @@
-// The browser's half of deferred values (./deferred.ts): markers become promises, settled by the
+// The browser's half of deferred values (../both/deferred.ts): markers become promises, settled by the
 // scripts streamed into the page or by a navigation's data lines. The server's half is
 // deferred-server.tsx.
 import { Suspense } from 'react';
-import { DEFERRED_GLOBAL, DEFERRED_KEY, type Settled } from './deferred.ts';
-import type { RouteFailure } from './route-failure.ts';
+import { DEFERRED_GLOBAL, DEFERRED_KEY, type Settled } from '../both/deferred.ts';
+import type { RouteFailure } from '../both/route-failure.ts';
 
 /**
  * Marks a settled promise so a value that has already arrived (streamed into the page, or

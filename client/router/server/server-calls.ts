@@ -1,4 +1,4 @@
-// How the server's React Router routes call a route's `*.server.ts` module (./route-entry.ts):
+// How the server's React Router routes call a route's `*.server.ts` module (../both/route-entry.ts):
 // the loader or action gets the request, its params, the host's context and the deadline's
 // signal; the headers it sets (on `data()`, on a Response, on a redirect) are collected for the
 // response, since React Router keeps only `Location` of an action's redirect.
@@ -10,10 +10,10 @@ import {
   type ActionFunction,
   type LoaderFunction,
 } from 'react-router';
-import type { PageRequest, RequestContext } from '../../shared/page-seam.ts';
+import type { PageRequest, RequestContext } from '../../../shared/page-seam.ts';
 import { handleDeferred } from './deferred-server.tsx';
-import type { LoaderFor } from './react-router-routes.ts';
-import type { ServerModule } from './route-entry.ts';
+import type { LoaderFor } from '../both/react-router-routes.ts';
+import type { ServerModule } from '../both/route-entry.ts';
 
 /** What the static handler passes every loader and action (`requestContext`). */
 export interface CallContext {

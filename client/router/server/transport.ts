@@ -1,4 +1,4 @@
-// Route data as the browser receives it (./transported.ts is its type): the server's render must
+// Route data as the browser receives it (../both/transported.ts is its type): the server's render must
 // read the same values, or what it writes would not match what the browser hydrates (a `Date`
 // rendered on the server, its string in the browser). One JSON round trip per route's data.
 

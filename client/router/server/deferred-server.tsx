@@ -1,10 +1,10 @@
-// The server's half of deferred values (./deferred.ts): loader promises become markers, and each
+// The server's half of deferred values (../both/deferred.ts): loader promises become markers, and each
 // settles into a script streamed into the same response. The browser's half is deferred-client.tsx;
 // DeferredScripts here and DeferredPlaceholders there render the same tree, so hydration matches.
 import { Suspense, use } from 'react';
-import { serializeForScript } from '../../shared/runtime.ts';
-import { DEFERRED_GLOBAL, DEFERRED_KEY, type PendingValue, type Settled } from './deferred.ts';
-import type { RouteFailure } from './route-failure.ts';
+import { serializeForScript } from '../../../shared/runtime.ts';
+import { DEFERRED_GLOBAL, DEFERRED_KEY, type PendingValue, type Settled } from '../both/deferred.ts';
+import type { RouteFailure } from '../both/route-failure.ts';
 
 type RouteData = Record<string, unknown>;
 
