@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { MAX_USER_AGENT_CHARS, outsideAccessLine } from '../observe/access-log.ts';
+import { MAX_USER_AGENT_CHARS, newRequestId, outsideAccessLine } from '../observe/access-log.ts';
 import { cut } from '../observe/log-bound.ts';
 import { ACCESS_ABORTED } from '../../shared/log-line.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
@@ -72,7 +71,7 @@ export function createConnectionBound(logger: Logger): ConnectionBound {
     const reason = `not served: ${MAX_IN_FLIGHT_PER_CONNECTION} requests were already in flight on this connection`;
     unserved.forEach((request, index) => {
       const line = outsideAccessLine({
-        reqId: randomUUID(),
+        reqId: newRequestId(),
         ...request,
         route: 'pipelining',
         status: 503,

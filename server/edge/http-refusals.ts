@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { outsideAccessLine } from '../observe/access-log.ts';
+import { newRequestId, outsideAccessLine } from '../observe/access-log.ts';
 import { ACCESS_ABORTED, ACCESS_COMPLETED } from '../../shared/log-line.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { pathOf } from '../observe/url-path.ts';
@@ -31,7 +30,7 @@ const bodyOf = (answer: Answer) => `${answer.status} ${STATUS_CODES[answer.statu
 
 /** An answer written straight to the socket: there is no request object to answer through. */
 export function answerOnSocket(logger: Logger, socket: Duplex, answer: Answer, request: { method?: string; path?: string } = {}): void {
-  const id = randomUUID();
+  const id = newRequestId();
   const body = bodyOf(answer);
   const headers = Object.entries(head(id, answer, body)).map(([name, value]) => `${name}: ${value}\r\n`);
   const text = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${headers.join('')}\r\n${body}`;
@@ -54,7 +53,7 @@ export function answerOnSocket(logger: Logger, socket: Duplex, answer: Answer, r
  * when it closes, like pino-http's lines, so a client that leaves first is `request aborted`.
  */
 export function answerRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, answer: Answer): void {
-  const id = randomUUID();
+  const id = newRequestId();
   const body = bodyOf(answer);
   const before = req.socket.bytesWritten;
   res.once('close', () => {

@@ -10,6 +10,14 @@ import { cut } from './log-bound.ts';
 import { LINE_LEVEL } from './log-levels.ts';
 import { ACCESS_ABORTED, ACCESS_COMPLETED, REQUEST_ID } from '../../shared/log-line.ts';
 
+/**
+ * The one place a request id is minted: by the access line for what reaches Express, and by
+ * server/edge/ for what the parser or the per-connection bound answers itself.
+ */
+export function newRequestId(): string {
+  return randomUUID();
+}
+
 // The access line: one per request, written when the response finishes or the client leaves.
 // Its fields are a contract, documented field by field in docs/logs.md ("The access line"):
 // small on purpose (about 300 bytes), every field bounded whatever the client sends, no
@@ -175,7 +183,7 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     genReqId(req: IncomingMessage, res: ServerResponse) {
       const incoming = req.headers['x-request-id'];
       const kept = typeof incoming === 'string' && REQUEST_ID.test(incoming) && trustsPeer(req.socket.remoteAddress);
-      const id = kept ? incoming : randomUUID();
+      const id = kept ? incoming : newRequestId();
       res.setHeader('X-Request-Id', id);
       return id;
     },

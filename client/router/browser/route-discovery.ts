@@ -36,7 +36,7 @@ function loadModule(route: RouteDescriptor): Promise<PageModule> {
   });
 }
 
-function routeOf(route: RouteDescriptor): RouteObject {
+function toRouteObject(route: RouteDescriptor): RouteObject {
   const handle: RouteHandle = { meta: route.meta, resource: false, boundary: route.boundary };
   const object = {
     id: route.id,
@@ -95,7 +95,7 @@ export function createRouteDiscovery(build: string, initial: readonly RouteDescr
       if (known.has(route.id)) continue;
       known.add(route.id);
       if (route.data) dataRouteIds.add(route.id);
-      patch(route.parentId, [routeOf(route)]);
+      patch(route.parentId, [toRouteObject(route)]);
     }
     return found.length > 0;
   }
