@@ -79,11 +79,13 @@ async function checkMultipart(type: string, bytes: Buffer<ArrayBuffer>): Promise
   let fields = 0;
   let files = 0;
   for (const [, value] of form) {
-    if (typeof value !== 'string') files += 1;
-    else fields += 1;
-    if (typeof value === 'string' && Buffer.byteLength(value) > MAX_FIELD_BYTES)
-      throw tooLarge(`a field of at most ${MAX_FIELD_BYTES} bytes`);
-    if (typeof value !== 'string' && value.size > MAX_FILE_BYTES) throw tooLarge(`a file of at most ${MAX_FILE_BYTES} bytes`);
+    if (typeof value === 'string') {
+      fields += 1;
+      if (Buffer.byteLength(value) > MAX_FIELD_BYTES) throw tooLarge(`a field of at most ${MAX_FIELD_BYTES} bytes`);
+    } else {
+      files += 1;
+      if (value.size > MAX_FILE_BYTES) throw tooLarge(`a file of at most ${MAX_FILE_BYTES} bytes`);
+    }
   }
   if (fields > MAX_FIELDS) throw tooLarge(`at most ${MAX_FIELDS} fields`);
   if (files > MAX_FILES) throw tooLarge(`at most ${MAX_FILES} files`);

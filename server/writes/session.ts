@@ -69,11 +69,11 @@ export function createSessions(config: Config): Sessions {
   const watched = new WeakMap<Session, Watched>();
   return {
     async read(cookieHeader, https) {
-      const { name, storage } = https ? secure : plain;
-      const ours = cookieHeader !== undefined && cookieHeader.length <= MAX_COOKIE_HEADER_BYTES && cookieHeader.includes(name);
+      const cookieJar = https ? secure : plain;
+      const ours = cookieHeader !== undefined && cookieHeader.length <= MAX_COOKIE_HEADER_BYTES && cookieHeader.includes(cookieJar.name);
       // A cookie that fails its signature is an empty session by React Router's design; one it cannot even parse, too.
-      const session = ours ? await storage.getSession(cookieHeader).catch(() => createSession()) : createSession();
-      const state: Watched = { session, initial: JSON.stringify(session.data), read: false, jar: https ? secure : plain };
+      const session = ours ? await cookieJar.storage.getSession(cookieHeader).catch(() => createSession()) : createSession();
+      const state: Watched = { session, initial: JSON.stringify(session.data), read: false, jar: cookieJar };
       const proxy = new Proxy(session, {
         get(target, key) {
           if (READS.has(key)) state.read = true;
