@@ -7,7 +7,7 @@ import { createDiagnosticsRouter } from './pages/diagnostics.ts';
 import { createDigester } from './failures/digest.ts';
 import { createErrorHandler } from './error-pages/error-handler.ts';
 import { createFailureRecorder, type Reporter } from './failures/recorder.ts';
-import { httpError } from './failures/http-error.ts';
+import { httpError } from './failures/errors.ts';
 import { createReportProofs, type ReportProofOptions } from './failures/report-proof.ts';
 import type { Frontend } from './assets/frontend.ts';
 import type { TraceMeta } from '../shared/runtime.ts';

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { HostError } from '../failures/host-error.ts';
+import { HostError } from '../failures/errors.ts';
 
 // The readers of config.ts: each takes one variable from the environment and returns its typed
 // value, or stops the boot with a ConfigError naming the variable, the value and what is allowed.

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
-import { httpError } from '../failures/http-error.ts';
+import { httpError } from '../failures/errors.ts';
 
 // The one way an endpoint reads a request body (browser reports, the Sentry tunnel, actions'
 // forms and JSON, server/writes/request-body.ts): into `req.body` as a Buffer of at most `maxBytes`, or a

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Config } from '../config/config.ts';
-import { httpError } from '../failures/http-error.ts';
+import { httpError } from '../failures/errors.ts';
 import { requestOrigin } from './request-origin.ts';
 
 // A browser request that changes something (any method but GET, HEAD and OPTIONS: RFC 9110

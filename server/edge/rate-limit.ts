@@ -1,6 +1,6 @@
 import { rateLimit } from 'express-rate-limit';
 import type { Logger } from 'pino';
-import { httpError } from '../failures/http-error.ts';
+import { httpError } from '../failures/errors.ts';
 import { serializeError } from '../failures/serialize-error.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { boundedMemo } from '../../shared/bounded-memo.ts';
 import { FALLBACK_HOSTNAME } from '../../shared/messages.ts';
 import { isValidHostname, type Config } from '../config/config.ts';
-import { httpError } from '../failures/http-error.ts';
+import { httpError } from '../failures/errors.ts';
 
 // The request's origin is decided once, here, and every same-origin decision reads it
 // (res.locals.origin): redirect targets, a form's Origin check. PUBLIC_ORIGIN wins

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { httpError } from '../failures/http-error.ts';
+import { httpError } from '../failures/errors.ts';
 
 // Express routes on `req.url` parsed by the legacy URL parser; when that throws (an absolute-form
 // target such as `http://[::1`), the router skips every middleware, logger included, and

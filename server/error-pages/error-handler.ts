@@ -6,8 +6,8 @@ import { HTML_HEADERS } from '../pages/page-response.ts';
 import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
 import type { Failure, FailureRecorder } from '../failures/recorder.ts';
-import { isHostError, publicMessage } from '../failures/http-error.ts';
-import { ClientAbortError } from '../failures/render-errors.ts';
+import { isHostError, publicMessage } from '../failures/error-status.ts';
+import { ClientAbortError } from '../failures/errors.ts';
 import { devDetail, isInstance } from '../failures/thrown-value.ts';
 
 interface ErrorHandlerDeps {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
-import { HostError } from '../failures/host-error.ts';
+import { ErrorPageTimeoutError } from '../failures/errors.ts';
 import { escapeHtml } from './escape-html.ts';
 
 // In production an error page is the same markup every time except for the nonce, the host
@@ -23,13 +23,6 @@ const MAX_TEMPLATES = 64;
  * this has hung (a component that suspends forever, say), and the static fallback is sent.
  */
 export const ERROR_PAGE_TIMEOUT_MS = 1_000;
-
-export class ErrorPageTimeoutError extends HostError {
-  override name = 'ErrorPageTimeoutError';
-  constructor(ms: number) {
-    super(500, `The error page did not render within ${ms} ms`, { stackless: true });
-  }
-}
 
 /** The complete HTML of a render, once everything is ready; rejects on an error or the timeout. */
 export function renderToText(

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { joinDigestProof } from '../../shared/digest-proof.ts';
 import type { Digester } from './digest.ts';
 import type { ReportProofs } from './report-proof.ts';
-import { isHostError, statusOf } from './http-error.ts';
+import { isHostError, statusOf } from './error-status.ts';
 import { serializeError } from './serialize-error.ts';
 import { isInstance, unwrapThrown } from './thrown-value.ts';
 import { pathOf } from '../observe/url-path.ts';

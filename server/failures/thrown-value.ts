@@ -1,5 +1,5 @@
 import { cut } from '../observe/log-bound.ts';
-import { HostError } from './host-error.ts';
+import { HostError } from './errors.ts';
 // JavaScript can throw anything: Errors, but also strings, numbers, undefined, Symbols,
 // null-prototype objects, objects whose getters or toString throw, cyclic cause chains. Every
 // reader of a thrown value (status, digest, log line, Sentry) goes through these helpers, which

@@ -2,9 +2,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import { ACTION_METHODS, type MatchedRoute, type OnError, type PageRequest, type PageResponse } from '../../shared/page-seam.ts';
 import { DATA_PATH, ROUTES_PARAM, type DataLine } from '../../shared/route-data.ts';
 import { diagnosticsAllowed } from './diagnostics.ts';
-import { httpError, methodNotAllowed } from '../failures/http-error.ts';
+import { httpError, methodNotAllowed } from '../failures/errors.ts';
 import type { FailureRecorder } from '../failures/recorder.ts';
-import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from '../failures/render-errors.ts';
+import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from '../failures/errors.ts';
 import { asNextError, devDetail, isInstance } from '../failures/thrown-value.ts';
 import { DATA_HEADERS, pageHeaders, sendBody, sendResource, setRouteHeaders } from './page-response.ts';
 import { createPageRequests, pagePath, queryOf, type PageRequestDeps } from './page-request.ts';
@@ -109,7 +109,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     res.set('Cache-Control', 'no-store').redirect(status, response.location);
   }
 
-  /** A redirect the browser would follow elsewhere is refused: one failure, one digest (render-errors.ts). */
+  /** A redirect the browser would follow elsewhere is refused: one failure, one digest (failures/errors.ts). */
   function checkRedirect(res: Response, location: string): void {
     if (!isSameOriginTarget(location, requestOrigin(config, res))) throw new CrossOriginRedirectError(location);
   }

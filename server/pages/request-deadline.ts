@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { ClientAbortError, StreamTimeoutError } from '../failures/render-errors.ts';
+import { ClientAbortError, StreamTimeoutError } from '../failures/errors.ts';
 
 /**
  * After the deadline, how long the render may go on before it is aborted: loaders see their

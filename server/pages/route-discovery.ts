@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { BUILD_PARAM, DISCOVERY_PATH, type DiscoveryAnswer } from '../../shared/route-discovery.ts';
 import type { Config } from '../config/config.ts';
 import { DIAGNOSTICS_HEADER, diagnosticsAllowed } from './diagnostics.ts';
-import { httpError, methodNotAllowed } from '../failures/http-error.ts';
+import { httpError, methodNotAllowed } from '../failures/errors.ts';
 import type { Frontend } from '../assets/frontend.ts';
 import { pagePath, queryOf } from './page-request.ts';
 import { requestOrigin } from '../edge/request-origin.ts';

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { limitBody } from '../edge/body-limit.ts';
 import type { Logger } from 'pino';
-import { httpError, methodNotAllowed } from '../failures/http-error.ts';
+import { httpError, methodNotAllowed } from '../failures/errors.ts';
 import type { ReportProofs } from '../failures/report-proof.ts';
 import { PROOF, SERVER_DIGEST } from '../../shared/digest-proof.ts';
 import { capStack, MAX_LINE_LENGTH } from '../failures/serialize-error.ts';

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { limitBody } from '../edge/body-limit.ts';
 import type { Logger } from 'pino';
 import type { SentryConfig } from '../config/config.ts';
-import { httpError, methodNotAllowed } from '../failures/http-error.ts';
+import { httpError, methodNotAllowed } from '../failures/errors.ts';
 import { perClientLimit } from '../edge/rate-limit.ts';
 
 // The same-origin path the browser SDK sends its envelopes to, so ad blockers don't drop them.

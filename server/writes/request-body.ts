@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { RequestBody } from '../../shared/page-seam.ts';
 import { limitBody } from '../edge/body-limit.ts';
-import { httpError } from '../failures/http-error.ts';
+import { httpError } from '../failures/errors.ts';
 
 // An action's body, read once by the host before the action runs, capped, checked and handed
 // on exactly as the client sent it (docs/forms.md): the action's `request.formData()`,

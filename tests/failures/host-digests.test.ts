@@ -4,10 +4,10 @@
 // HTTP paths that raise them.
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { ErrorPageTimeoutError } from '../../server/error-pages/error-page-cache.ts';
+import { ErrorPageTimeoutError } from '../../server/failures/errors.ts';
 import { createDigester } from '../../server/failures/digest.ts';
-import { httpError } from '../../server/failures/http-error.ts';
-import { CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from '../../server/failures/render-errors.ts';
+import { httpError } from '../../server/failures/errors.ts';
+import { CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from '../../server/failures/errors.ts';
 import { pageDigest } from '../../tools/harness/digests.ts';
 import { freePort } from '../../tools/harness/net.ts';
 import { createTestApp, DIAG } from '../support/test-app.ts';

@@ -1,28 +1,13 @@
 import { STATUS_CODES } from 'node:http';
-import { HostError, type HostErrorOptions } from './host-error.ts';
+import { HostError } from './errors.ts';
 import { isInstance, readProperty } from './thrown-value.ts';
 
-// Expected failures (404, 400, 405, 413...) and the host's own 5xx: `status`, `expose` (true
-// below 500: the message may be shown) and any `headers` the response must carry, the shape
-// Express, finalhandler and body-parser agree on (host-error.ts).
-
-/** A status the host answers with; its type in the log is `HttpError`, whatever the status. */
-export class HttpError extends HostError {
-  override name = 'HttpError';
-}
+// What a thrown value's status is and what a client may be told of it: finalhandler's rules,
+// read without ever throwing (thrown-value.ts), for the host's own errors (errors.ts) and the
+// app's alike.
 
 /** Never throws, whatever was thrown (a Proxy, a getter): thrown-value.ts's isInstance. */
 export const isHostError = (value: unknown): value is HostError => isInstance(value, HostError);
-
-/** An expected failure with the status it deserves; `headers` go on the response. */
-export function httpError(status: number, message?: string, options: HostErrorOptions = {}): HttpError {
-  return new HttpError(status, message ?? STATUS_CODES[status] ?? 'Error', options);
-}
-
-/** 405 with the methods the resource does allow (RFC 9110 §15.5.6). */
-export function methodNotAllowed(method: string, allow: string): HttpError {
-  return httpError(405, `${method} is not allowed here`, { headers: { Allow: allow } });
-}
 
 /** finalhandler's rule: the error's own status when it is 400–599, else 500. */
 export function statusOf(err: unknown): number {
