@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { createClientErrorsRouter } from './telemetry/client-errors.ts';
 import type { Config } from './config/config.ts';
 import { createDiagnosticsRouter } from './pages/diagnostics.ts';
-import { createDigester } from './failures/digest.ts';
+import { createDigester, type Digester } from './failures/digest.ts';
 import { createErrorHandler } from './error-pages/error-handler.ts';
 import { createFailureRecorder, type Reporter } from './failures/recorder.ts';
 import { httpError } from './failures/errors.ts';
@@ -40,6 +40,8 @@ export interface AppDeps {
   refusals?: RefusalSummary;
   /** Signed-cookie sessions (session.ts); made here when not given. */
   sessions?: Sessions;
+  /** The process's digester (server/index.ts builds one for faults and requests); made here when not given. */
+  digester?: Digester;
   /** The report proofs' clock and memory of spent proofs (failures/report-proof.ts); tests set them. */
   reportProofs?: ReportProofOptions;
 }
@@ -48,7 +50,7 @@ export interface AppDeps {
 export function createApp(config: Config, deps: AppDeps): Express {
   const proofs = createReportProofs(config.digestKey, deps.reportProofs);
   const failures = createFailureRecorder({
-    digester: createDigester(config.digestKey),
+    digester: deps.digester ?? createDigester(config.digestKey),
     logger: deps.logger,
     reporter: deps.telemetry?.report,
     fixStack: deps.frontend.fixStack,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
-import { createDigester } from './failures/digest.ts';
+import { createDigester, type Digester } from './failures/digest.ts';
 import { createFailureRecorder } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
 import { createSourceMapper } from './failures/source-maps.ts';
@@ -26,7 +26,14 @@ function projectRoot(): string {
   return here.endsWith(join('dist', 'server')) ? resolve(here, '../..') : resolve(here, '..');
 }
 
-async function createFrontend(config: Config, logger: Logger): Promise<Frontend> {
+/** What the process builds once and every part that records failures shares. */
+interface FailureTools {
+  digester: Digester;
+  /** Production's source mapper (dist's .map files); dev maps stacks through Vite instead. */
+  fixStack: (error: unknown) => void;
+}
+
+async function createFrontend(config: Config, logger: Logger, { fixStack }: FailureTools): Promise<Frontend> {
   const root = projectRoot();
   if (!config.isProduction) return createDevFrontend(root, config.hmrPort);
   const renderer = await import('../client/entry-server.tsx');
@@ -44,18 +51,17 @@ async function createFrontend(config: Config, logger: Logger): Promise<Frontend>
       process.exit(1);
     }
   }
-  return createProdFrontend(clientDir, renderer, config.sharedAssetsDir);
+  return createProdFrontend(clientDir, renderer, config.sharedAssetsDir, fixStack);
 }
 
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
 type SentryModule = typeof import('./telemetry/sentry.ts');
 
 /** A fault outside any request: recorded as every failure is (failures/recorder.ts), flushed, then exit so we restart. */
-function handleProcessFaults(config: Config, logger: Logger, sentry: SentryModule | undefined, metrics: Metrics | undefined): void {
+function handleProcessFaults(logger: Logger, tools: FailureTools, sentry: SentryModule | undefined, metrics: Metrics | undefined): void {
   const failures = createFailureRecorder({
-    digester: createDigester(config.digestKey),
+    ...tools,
     logger,
-    fixStack: createSourceMapper().fixStack,
     metrics,
     faultReporter: sentry?.reportFault,
   });
@@ -115,7 +121,8 @@ async function main(): Promise<void> {
   const metrics = config.metricsPort === undefined ? undefined : createMetrics();
   const logger = createLogger(config, undefined, metrics);
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
-  handleProcessFaults(config, logger, sentry, metrics);
+  const tools: FailureTools = { digester: createDigester(config.digestKey), fixStack: createSourceMapper().fixStack };
+  handleProcessFaults(logger, tools, sentry, metrics);
   routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
     logger[LINE_LEVEL.lifecycleWarning]('DIGEST_KEY is not set: digests will differ between processes and releases');
@@ -131,12 +138,12 @@ async function main(): Promise<void> {
     );
   }
 
-  const frontend = await createFrontend(config, logger);
+  const frontend = await createFrontend(config, logger, tools);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
   const refusals = createRefusalSummary(logger);
   const server = createHttpServer(
-    createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics, refusals }),
+    createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics, refusals, digester: tools.digester }),
     undefined,
     logger,
   );

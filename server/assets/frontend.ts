@@ -117,7 +117,12 @@ function inlineStyles(clientDir: string, hrefs: readonly string[]): Record<strin
  * Production: the built client in `clientDir`, its manifest read once at start-up. With
  * `sharedAssetsDir`, assets this build lacks are served from there (see shared-assets.ts).
  */
-export function createProdFrontend(clientDir: string, renderer: Renderer, sharedAssetsDir?: string): Frontend {
+export function createProdFrontend(
+  clientDir: string,
+  renderer: Renderer,
+  sharedAssetsDir?: string,
+  fixStack: (error: unknown) => void = createSourceMapper().fixStack,
+): Frontend {
   const manifestText = readFileSync(join(clientDir, '.vite/manifest.json'), 'utf8');
   const manifest = JSON.parse(manifestText) as Record<string, ManifestChunk>;
   // redirect: false: a path that resolves to a folder (`/assets/x/..`) is a 404, not a 301 to it.
@@ -143,7 +148,7 @@ export function createProdFrontend(clientDir: string, renderer: Renderer, shared
     styleText,
     preloadsFor: chunksFromManifest(manifest),
     loadRenderer: () => Promise.resolve(renderer),
-    fixStack: createSourceMapper().fixStack,
+    fixStack,
     close: () => Promise.resolve(),
   };
 }
