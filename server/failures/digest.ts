@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { APP_ROOT } from './app-root.ts';
 import { fingerprint } from './fingerprint.ts';
+import { boundedMemo } from '../../shared/bounded-memo.ts';
 
 /**
  * The digest groups occurrences of one failure: a keyed hash (HMAC-SHA-256) of its normalized
@@ -29,15 +30,9 @@ const MEMO_SIZE = 1_000;
 
 export function createDigester(key: string | undefined, root: string = APP_ROOT): Digester {
   const secret = digestKey(key);
-  const memo = new Map<string, string>();
-  return (err) => {
-    const print = fingerprint(err, root);
-    let digest = memo.get(print);
-    if (digest === undefined) {
-      digest = createHmac('sha256', secret).update(print).digest().subarray(0, DIGEST_BYTES).toString('base64url');
-      if (memo.size >= MEMO_SIZE) memo.clear();
-      memo.set(print, digest);
-    }
-    return digest;
-  };
+  const hash = boundedMemo(
+    (print: string) => createHmac('sha256', secret).update(print).digest().subarray(0, DIGEST_BYTES).toString('base64url'),
+    MEMO_SIZE,
+  );
+  return (err) => hash(fingerprint(err, root));
 }

@@ -4,6 +4,7 @@
 // counts on its own and a restart forgets (docs/forms.md, "Context and sessions").
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
+import { setNewest } from '../../shared/bounded-map.ts';
 
 /**
  * A client's key: its address as TRUST_PROXY lets Express believe it (`req.ip`), an IPv6 one
@@ -36,10 +37,8 @@ export function createClientLimits(): ClientLimits {
       const key = `${name}\n${client}`;
       let window = windows.get(key);
       if (window === undefined || now - window.start >= windowMs) {
-        windows.delete(key);
         window = { start: now, count: 0 };
-        windows.set(key, window);
-        if (windows.size > MAX_TRACKED_WINDOWS) windows.delete(windows.keys().next().value!);
+        setNewest(windows, key, window, MAX_TRACKED_WINDOWS);
       }
       if (window.count >= limit) return Math.ceil((window.start + windowMs - now) / 1000);
       window.count += 1;

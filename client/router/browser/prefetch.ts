@@ -2,6 +2,7 @@
 // hovered or touched. The numbers are Next.js's (see docs/pages.md, "Client navigation").
 import { matchRoutes, type RouteObject } from 'react-router';
 import { fetchRouteData, PREFETCH_HEADERS, type RouteData } from './route-data-client.ts';
+import { setNewest } from '../../../shared/bounded-map.ts';
 
 /** Prefetches in flight at once; the rest wait in a queue (Next.js's prefetch queue width). */
 export const MAX_PREFETCHES_IN_FLIGHT = 5;
@@ -90,10 +91,7 @@ export function createPrefetcher(
   }
 
   function remember(url: string, entry: Entry): void {
-    cache.delete(url);
-    cache.set(url, entry);
-    // A Map iterates in insertion order: the first key is the oldest.
-    if (cache.size > MAX_CACHED_PAGES) cache.delete(cache.keys().next().value!);
+    setNewest(cache, url, entry, MAX_CACHED_PAGES);
   }
 
   function load(url: string): { entry: Entry; settled: Promise<unknown> } {

@@ -10,6 +10,7 @@ import { loadDocument, withDeadline } from './navigation.ts';
 import { hostRoute, lazyPage } from '../both/react-router-routes.ts';
 import type { PageModule } from '../both/route-entry.ts';
 import { RouteErrorBoundary } from '../both/RouteErrorBoundary.tsx';
+import { setNewest } from '../../../shared/bounded-map.ts';
 
 /** Paths whose answer is kept; a page of many links asks for many. Bounds memory, not correctness. */
 const MAX_KNOWN_PATHS = 500;
@@ -83,9 +84,7 @@ export function createRouteDiscovery(build: string, initial: readonly RouteDescr
       answer = fetchAnswer(pathname, build);
       // A failed answer is asked for again next time.
       answer.catch(() => answers.get(pathname) === answer && answers.delete(pathname));
-      answers.set(pathname, answer);
-      // A Map iterates in insertion order: the first key is the oldest.
-      if (answers.size > MAX_KNOWN_PATHS) answers.delete(answers.keys().next().value!);
+      setNewest(answers, pathname, answer, MAX_KNOWN_PATHS);
     }
     return answer;
   }

@@ -6,6 +6,7 @@
 // whatever the table's size.
 import { createStaticHandler, type RouteMatch, type RouteObject, type StaticHandler } from 'react-router';
 import { createRouteMatcher } from './route-matcher.ts';
+import { setNewest } from '../../../shared/bounded-map.ts';
 
 /** The matched routes as a table of their own: each the only child of the one above. */
 function chainOf(routes: readonly RouteObject[]): RouteObject[] {
@@ -29,10 +30,8 @@ export function createBranchHandlers(routes: RouteObject[]) {
   function handlerFor(matches: readonly RouteMatch[]): StaticHandler {
     const key = matches.map((m) => m.route.id).join('\n');
     const handler = handlers.get(key) ?? createStaticHandler(chainOf(matches.map((m) => m.route)));
-    // A Map iterates in insertion order: moved to the end when used, the first key is the least recent.
-    handlers.delete(key);
-    handlers.set(key, handler);
-    if (handlers.size > MAX_HANDLERS) handlers.delete(handlers.keys().next().value!);
+    // Set anew when used: the oldest is then the least recently used.
+    setNewest(handlers, key, handler, MAX_HANDLERS);
     return handler;
   }
   return { match, handlerFor };
