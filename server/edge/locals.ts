@@ -1,4 +1,4 @@
-import type { Failure } from '../failures/recorder.ts';
+import type { Recorded } from '../../shared/page-seam.ts';
 
 // What the host keeps on `res.locals` for one response, typed for every middleware by
 // declaration merging (the way @types/express-serve-static-core invites: `Express.Locals`).
@@ -24,7 +24,7 @@ declare global {
       /** The response is an API's: errors answer JSON, not the HTML error page. */
       api?: boolean;
       /** Failures already recorded for this response, by thrown value: each is logged once (failures/recorder.ts). */
-      failures?: Map<unknown, Failure>;
+      failures?: Map<unknown, Recorded>;
       /** The first 5xx digest, for the access line. */
       digest?: string;
       /** The first 4xx's reason, for the access line (an expected 4xx gets no line of its own). */

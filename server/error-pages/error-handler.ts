@@ -5,7 +5,8 @@ import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
 import { HTML_HEADERS } from '../pages/page-response.ts';
 import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
-import type { Failure, FailureRecorder } from '../failures/recorder.ts';
+import type { FailureRecorder } from '../failures/recorder.ts';
+import type { Recorded } from '../../shared/page-seam.ts';
 import { isHostError, publicMessage } from '../failures/error-status.ts';
 import { ClientAbortError } from '../failures/errors.ts';
 import { devDetail, isInstance } from '../failures/thrown-value.ts';
@@ -38,7 +39,7 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
   const cachedPage = createErrorPageCache(deps.loadRenderer, timeoutMs);
 
   /** The React error page; if rendering it fails or hangs, the static page with the same text. */
-  function sendErrorPage(req: Request, res: Response, error: unknown, failure: Failure, message: string): void {
+  function sendErrorPage(req: Request, res: Response, error: unknown, failure: Recorded, message: string): void {
     const { status, digest } = failure;
     const hostname = displayHostname(config, res);
     const nonce = res.locals.cspNonce ?? '';

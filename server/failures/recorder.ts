@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { joinDigestProof } from '../../shared/digest-proof.ts';
+import type { Recorded } from '../../shared/page-seam.ts';
 import type { Digester } from './digest.ts';
 import type { ReportProofs } from './report-proof.ts';
 import { isHostError, statusOf } from './error-status.ts';
@@ -16,13 +17,7 @@ import { routeOf } from '../observe/route-label.ts';
 // terminal middleware, React's onError, process faults) comes here, and each thrown value is
 // logged and reported once however many paths meet it.
 
-export interface Failure {
-  status: number;
-  /** Only server failures (5xx) get a digest: a 404 is not something to look up. */
-  digest: string | undefined;
-}
-
-export interface FailureReport extends Failure {
+export interface FailureReport extends Recorded {
   error: unknown;
   reqId: string;
   method: string;
@@ -37,14 +32,14 @@ export type FaultReporter = (error: unknown, digest: string) => void;
 
 export interface FailureRecorder {
   /** `kind` says where it happened, for metrics: a route handler unless told otherwise. */
-  record(error: unknown, req: Request, res: Response, kind?: FailureKind): Failure;
+  record(error: unknown, req: Request, res: Response, kind?: FailureKind): Recorded;
   /** What React writes into a page for a failure (`<digest>.<proof>`, shared/digest-proof.ts); undefined for a 4xx. */
-  pageDigest(failure: Failure, req: Request): string | undefined;
+  pageDigest(failure: Recorded, req: Request): string | undefined;
   /**
    * The error page for `original` failed too: logged once per response at error, beside the
    * original digest, marked `secondaryFailure` so it is never counted as another occurrence.
    */
-  secondary(error: unknown, req: Request, res: Response, original: Failure): void;
+  secondary(error: unknown, req: Request, res: Response, original: Recorded): void;
   /** A fault outside any request (uncaughtException, unhandledRejection): one line at fatal, its report; returns the digest. */
   fault(kind: string, error: unknown): string;
 }
@@ -54,8 +49,8 @@ export interface FailureRecorder {
  * thrown string or undefined is recognised too). Per response, not per app: an error object
  * shared between requests (a cached rejected promise, say) is a failure of each of them.
  */
-function recordedFor(res: Response): Map<unknown, Failure> {
-  return (res.locals.failures ??= new Map<unknown, Failure>());
+function recordedFor(res: Response): Map<unknown, Recorded> {
+  return (res.locals.failures ??= new Map<unknown, Recorded>());
 }
 
 interface RecorderDeps {
@@ -113,7 +108,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       if (known) return known;
       const status = statusOf(error);
       if (status >= 500) deps.fixStack?.(error);
-      const failure: Failure = { status, digest: status >= 500 ? deps.digester(error) : undefined };
+      const failure: Recorded = { status, digest: status >= 500 ? deps.digester(error) : undefined };
       recorded.set(error, failure);
       res.locals.digest ??= failure.digest;
       // pino-http's convention: the response's error. Without it pino-http constructs an Error
