@@ -42,11 +42,13 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 5_000;
 /** Vite's own default HMR port. */
 export const DEFAULT_HMR_PORT = 24_678;
 /**
- * What may wait for a log reader that stops reading: about 2,600 access lines of 400 bytes, 3 s
- * or more of the 450–940 req/s one process served /about at here (docs/logs.md, "When stdout is
- * not read"), enough for a log shipper's restart; never more than 1 MiB of memory.
+ * What may wait for a log reader that stops reading: about 650 access lines of 400 bytes, most
+ * of a second of one busy process. At 1 MiB the soak's abusive clients (a pipelining flood of
+ * 104,000 requests) left the process 10–13% above its warmed-up RSS, past the soak's 10% bound,
+ * and still there 8 s later; at 256 KiB and 32 KiB, below it (docs/logs.md, "When stdout is not
+ * read"). A longer pause costs counted lines, never memory.
  */
-export const DEFAULT_LOG_BUFFER_BYTES = 1024 * 1024;
+export const DEFAULT_LOG_BUFFER_BYTES = 256 * 1024;
 /** Four failure lines at their 8 KB bound (log-bound.ts), so the error reserve holds at least one. */
 export const MIN_LOG_BUFFER_BYTES = 32 * 1024;
 /** Far past any reader's pause worth waiting for; a typo of a few digits more should not take the memory. */

@@ -12,7 +12,7 @@ import { LEVEL } from '../../shared/log-line.ts';
 // change order: a line is queued behind everything before it or dropped, never put in front.
 // When the queue has drained after drops, `onDrained` gets the counts (one warn line).
 
-/** The share of the buffer only lines at error and above may fill: at the default 1 MiB, 32 failure lines at their 8 KB bound (log-bound.ts). */
+/** The share of the buffer only lines at error and above may fill: at the default 256 KiB, 8 failure lines at their 8 KB bound (log-bound.ts). */
 const ERROR_RESERVE_SHARE = 1 / 4;
 /**
  * Bytes handed to the stream at once while draining the queue: Linux's default pipe capacity
@@ -20,7 +20,7 @@ const ERROR_RESERVE_SHARE = 1 / 4;
  */
 const BATCH_BYTES = 64 * 1024;
 /**
- * How long flush() waits for a stalled reader. A pipe being read takes the default 1 MiB in
+ * How long flush() waits for a stalled reader. A pipe being read takes 1 MiB in
  * 12–30 ms here (docs/logs.md); a reader that has taken nothing for half a second is not
  * reading. Shutdown stays inside Docker's 10 s stop timeout: 2 s delay, 5 s grace, 2 s of
  * Sentry, this (config.ts).

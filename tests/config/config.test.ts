@@ -12,7 +12,7 @@ describe('configuration', () => {
       port: 3000,
       nodeEnv: 'development',
       logLevel: 'info',
-      logBufferBytes: 1024 * 1024,
+      logBufferBytes: 256 * 1024,
       streamTimeoutMs: 5000,
       shutdownDelayMs: 2000,
       shutdownGraceMs: 5000,

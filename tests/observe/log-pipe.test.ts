@@ -101,9 +101,10 @@ describe('a log reader that stops reading', () => {
   });
 
   it('that catches up during a shutdown gets every line, "stopped" last', async () => {
-    server = await startServer();
+    // A buffer of 1 MiB, so nothing is dropped: what this test is about is the order at exit.
+    server = await startServer({ LOG_BUFFER_BYTES: String(1024 * 1024) });
     server.child.stdout!.pause();
-    const count = 300; // about 420 KB of lines: past the socket's buffer, inside the 1 MiB default
+    const count = 300; // about 420 KB of lines: past the socket's buffer, inside the 1 MiB buffer
     await burst(server.url, 'queued', count);
     server.child.kill('SIGTERM');
     // The reader comes back after the server has begun to stop, within the flush's deadline.
