@@ -24,15 +24,17 @@ import { streamDocument } from './document-stream.ts';
 import { dataBody } from './router/server/route-data-writer.ts';
 import type { PendingValue } from './router/both/deferred.ts';
 import { DeferredScripts, splitDeferred } from './router/server/deferred-server.tsx';
-import type { RouteHandle } from './router/both/HostRoot.tsx';
+import { handleOf, type RouteHandle } from './router/both/route-handle.ts';
 import { isNotFound, loaderFailure, routeFailure, worstStatus, type RouteFailure } from './router/both/route-failure.ts';
 import type { RouteEntry } from './router/both/route-entry.ts';
 import { HOST_ROUTE_ID, toRouterRoutes } from './router/both/react-router-routes.ts';
 import { createBranchHandlers } from './router/server/branch-handlers.ts';
 import { describeBranch } from './router/server/route-descriptions.ts';
-import { handleOf, methodsOf, targetOf } from './router/server/route-methods.ts';
+import { methodsOf, targetOf } from './router/server/route-methods.ts';
 import { asTransported } from './router/server/transport.ts';
+import { hasMiddleware, queryRouteThroughMiddleware, queryThroughMiddleware } from './router/server/server-middleware.ts';
 import {
+  answerOf,
   asResponse,
   callContext,
   fetchRequest,
@@ -40,6 +42,7 @@ import {
   routerContext,
   serverAction,
   serverLoader,
+  serverMiddlewareFor,
   untilAborted,
 } from './router/server/server-calls.ts';
 import { routes as appRoutes } from './routes.tsx';
@@ -49,7 +52,7 @@ const scriptNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string
 
 /** A renderer for a route table: the app's own, or a test's. */
 export function createRenderer(entries: RouteEntry[]): Renderer {
-  const routes = toRouterRoutes(entries, { loader: serverLoader, action: serverAction });
+  const routes = toRouterRoutes(entries, { loader: serverLoader, action: serverAction, middleware: serverMiddlewareFor });
   // Matched once against the whole table; each request's handler knows only the routes it matched.
   const { match: matchesOf, handlerFor } = createBranchHandlers(routes);
   type Matches = NonNullable<ReturnType<typeof matchesOf>>;
@@ -119,8 +122,15 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const calls = callContext(request);
     const { headers } = calls;
     // A mutation runs the target route's action first, then every loader (revalidation).
-    const result = await untilAborted(handler.query(fetchRequest(request), { requestContext: routerContext(calls) }), request.renderSignal);
-    if (result instanceof Response) return redirectOf(result, headers);
+    const query = queryThroughMiddleware(
+      handler,
+      fetchRequest(request),
+      { requestContext: routerContext(calls) },
+      await hasMiddleware(matches),
+      headers,
+    );
+    const result = await untilAborted(query, request.renderSignal);
+    if (result instanceof Response) return answerOf(result, headers);
     const fail = loaderFailure(onError);
     // React Router sends a failure to the nearest route that declares a boundary, else to the
     // root: the host's own pages answer those (its 404 page for a notFound()).
@@ -169,16 +179,17 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const wanted = new Set(routeIds);
     const calls = callContext(request);
     const { headers } = calls;
-    const query = handlerFor(matches).query(fetchRequest(request), {
+    const options = {
       requestContext: routerContext(calls),
-      filterMatchesToLoad: (m) => wanted.has(m.route.id),
+      filterMatchesToLoad: (m: { route: { id: string } }) => wanted.has(m.route.id),
       // The browser's router bubbles each failure to its boundary itself, and asks for the
       // loaders it revalidates after an action in a request of its own.
       skipLoaderErrorBubbling: true,
       skipRevalidation: mutation,
-    });
+    };
+    const query = queryThroughMiddleware(handlerFor(matches), fetchRequest(request), options, await hasMiddleware(matches), headers);
     const result = await untilAborted(query, request.renderSignal);
-    if (result instanceof Response) return redirectOf(result, headers);
+    if (result instanceof Response) return answerOf(result, headers);
     const fail = loaderFailure(onError);
     const errors = recordErrors(fail, result.errors);
     const answered = mutation ? (result.actionData ?? {}) : result.loaderData;
@@ -191,10 +202,8 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   async function resource(matches: Matches, request: PageRequest, onError: OnError): Promise<PageResponse> {
     const calls = callContext(request);
     const { headers } = calls;
-    const query = handlerFor(matches).queryRoute(fetchRequest(request), {
-      routeId: matches.at(-1)!.route.id,
-      requestContext: routerContext(calls),
-    });
+    const options = { routeId: matches.at(-1)!.route.id, requestContext: routerContext(calls) };
+    const query = queryRouteThroughMiddleware(handlerFor(matches), fetchRequest(request), options, await hasMiddleware(matches));
     const outcome = await untilAborted(
       query.then(
         (value: unknown) => ({ value }),

@@ -2,7 +2,17 @@
 // files move (docs/pages.md, "Add a page"): the arguments and data types of loaders and actions,
 // the route table's helper, the <Link> that prefetches, the failures a loader may throw, and a
 // delay that honours the request's signal.
-export type { ActionArgs, ActionData, LoaderArgs, LoaderData, RequestContext, RouteEntry, RouteMeta } from './router/both/route-entry.ts';
+export type { ActionData, LoaderData, RequestContext, RouteEntry, RouteMeta } from './router/both/route-entry.ts';
+export type {
+  ActionArgs,
+  HostContext,
+  LoaderArgs,
+  MetaArgs,
+  Middleware,
+  PageModule,
+  ParamsOf,
+  ServerModule,
+} from './router/both/route-module.ts';
 export { defineRoutes } from './router/both/route-entry.ts';
 export { Link } from './router/both/Link.tsx';
 export { CONTENT_ID } from './router/both/HostRoot.tsx';

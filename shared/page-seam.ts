@@ -19,6 +19,8 @@ export type ServerErrorPageProps = Exclude<ErrorPageProps, { side: 'client' }>;
 export interface RequestContext {
   /** The signed-cookie session (server/writes/session.ts): the host sends it back when it changed. */
   session: Session;
+  /** The request id: the access line's `reqId`, the `X-Request-Id` answer header. */
+  id: string;
   /** The request's logger (pino's signature): every line carries its `reqId`. */
   log: Record<'debug' | 'info' | 'warn' | 'error', LogFn>;
   /**

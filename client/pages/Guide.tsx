@@ -1,11 +1,11 @@
 import { Suspense } from 'react';
 import { Await, useLoaderData } from 'react-router';
-import { Link, type RouteMeta } from '../host.ts';
+import { Link, type MetaArgs } from '../host.ts';
 import type { GuideData } from './guide.server.ts';
 
-/** The title names the topic: made from the loader's data (client/router/both/HostRoot.tsx). */
-export function meta(data: GuideData): RouteMeta {
-  return { title: `${data.topic.title} · Guide`, description: data.topic.summary };
+/** The title names the topic: made from the loader's data (React Router's `meta` export). */
+export function meta({ data }: MetaArgs<GuideData>) {
+  return [{ title: `${data.topic.title} · Guide` }, { name: 'description', content: data.topic.summary }];
 }
 
 export default function Guide() {

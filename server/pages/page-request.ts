@@ -56,6 +56,7 @@ async function requestContext(deps: PageRequestDeps, req: Request, res: Response
   let log: RequestContext['log'] | undefined;
   return {
     session,
+    id: String(req.id),
     limit: (name, rule) => deps.limits.take(name, clientKey(req), rule),
     get log() {
       return (log ??= deps.logger.child({ reqId: String(req.id) }));

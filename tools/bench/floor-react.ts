@@ -18,7 +18,7 @@ const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, '.vite/manifest.json')
 const assets = assetsFromManifest(manifest);
 
 /** No session and no logger: the floor carries none of the host's per-request work. */
-const FLOOR_CONTEXT = { session: createSession(), log: console, limit: () => undefined };
+const FLOOR_CONTEXT = { session: createSession(), id: 'floor', log: console, limit: () => undefined };
 
 const MINIMAL_500 = '<!DOCTYPE html><html lang="en"><title>500</title><h1>Internal Server Error</h1></html>';
 const MINIMAL_404 = '<!DOCTYPE html><html lang="en"><title>404</title><h1>Not Found</h1></html>';

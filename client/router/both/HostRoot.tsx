@@ -2,51 +2,12 @@
 // focus move after a client navigation, and scroll restoration. Its boundary is the root
 // fallback, the full error page.
 import { use, useEffect, useRef } from 'react';
-import {
-  Outlet,
-  ScrollRestoration,
-  UNSAFE_DataRouterDataContext as DataRouterDataContext,
-  useLocation,
-  useMatches,
-  type UIMatch,
-} from 'react-router';
-import { NOT_FOUND_MESSAGE } from '../../../shared/messages.ts';
+import { Outlet, ScrollRestoration, UNSAFE_DataRouterDataContext as DataRouterDataContext, useLocation, useMatches } from 'react-router';
+import { LinkTags, linksOf, MetaTags, metaOf, titleOf } from './head-tags.tsx';
 import { isNotFound, isRouteFailure } from './route-failure.ts';
-import type { RouteMeta, ServerModule } from './route-entry.ts';
 
-export interface RouteHandle {
-  meta?: RouteEntryMeta;
-  diagnostics?: boolean;
-  /** The page module's source path, when the build tagged it. */
-  src?: string;
-  /** The route's `*.server.ts` module (a stub that rejects, in the browser). */
-  server?: () => Promise<ServerModule>;
-  /** No page: the loader's or action's Response is the answer. */
-  resource: boolean;
-  /** Its failures show in its own boundary (the table's `boundary`). */
-  boundary?: boolean;
-}
-type RouteEntryMeta = RouteMeta | ((data: never) => RouteMeta);
-
-/** Used when no matched route sets a title. */
-export const DEFAULT_TITLE = 'react-ssr-host';
 /** Where focus goes after a client navigation: the new content, not the link that was clicked. */
 export const CONTENT_ID = 'content';
-
-/** The deepest matched route's meta; a page with a failed route is never indexed. */
-export function metaOf(matches: readonly UIMatch[], failure: { status: number } | undefined): RouteMeta {
-  let meta: RouteMeta = { title: DEFAULT_TITLE };
-  for (const match of matches) {
-    const entry = (match.handle as RouteHandle | undefined)?.meta;
-    if (entry === undefined) continue;
-    if (typeof entry !== 'function') meta = entry;
-    // A failed route has no data to make its meta from: the one above it stays.
-    else if (match.loaderData !== undefined) meta = entry(match.loaderData as never);
-  }
-  if (failure === undefined) return meta;
-  const title = failure.status === 404 ? `404: ${NOT_FOUND_MESSAGE}` : 'Application error';
-  return { title, robots: 'noindex' };
-}
 
 /** The first failure of this page's routes, if any: React Router keeps them in its state (its data context since 8.4, which split the state context). */
 function useFailure(): { status: number } | undefined {
@@ -75,13 +36,13 @@ function NavigationAnnouncer({ title }: { title: string }) {
 }
 
 export function HostRoot() {
-  const meta = metaOf(useMatches(), useFailure());
+  const matches = useMatches();
+  const meta = metaOf(matches, useLocation(), useFailure());
   return (
     <>
-      <title>{meta.title}</title>
-      {meta.description !== undefined && <meta name="description" content={meta.description} />}
-      {meta.robots !== undefined && <meta name="robots" content={meta.robots} />}
-      <NavigationAnnouncer title={meta.title} />
+      <MetaTags meta={meta} />
+      <LinkTags links={linksOf(matches)} />
+      <NavigationAnnouncer title={titleOf(meta)} />
       <Outlet />
       <ScrollRestoration />
     </>

@@ -1,8 +1,9 @@
 // What a route boundary shows: the exact texts of the error pages, inside the layouts above it.
 // It never logs or reports: the server recorded server failures (the digest here is the one it
 // logged), and React's root hooks (client/report-error.tsx) report the browser's own.
-import { createContext, use } from 'react';
-import { useRouteError } from 'react-router';
+import { createContext, createElement, use } from 'react';
+import { UNSAFE_RouteContext as RouteContext, useRouteError } from 'react-router';
+import type { RouteHandle } from './route-handle.ts';
 import { ErrorPage, type ErrorPageProps } from '../../../shared/ErrorPage.tsx';
 import { FALLBACK_HOSTNAME, NOT_FOUND_MESSAGE } from '../../../shared/messages.ts';
 import { digestOf } from '../../report-error.tsx';
@@ -25,10 +26,16 @@ function propsFor(error: unknown, serverHostname: string): ErrorPageProps {
   return { side: 'client', hostname, digest: digestOf(error) };
 }
 
-/** A route's boundary (`boundary: true` in the route table). */
-export function RouteErrorBoundary() {
+/** The host's default for a route's boundary: the error page's texts, inside the layouts above. */
+export function DefaultRouteError() {
   const error = useRouteError();
   return <ErrorPage {...propsFor(error, use(HostnameContext))} inline />;
+}
+
+/** A route's boundary (`boundary: true` in the route table): its page's own ErrorBoundary, else the host's. */
+export function RouteErrorBoundary() {
+  const own = (use(RouteContext).matches.at(-1)?.route.handle as RouteHandle | undefined)?.page?.ErrorBoundary;
+  return own === undefined ? <DefaultRouteError /> : createElement(own);
 }
 
 /** The root fallback: today's full error page, when no route declares a boundary. */

@@ -2,30 +2,46 @@
 // whole table, whose loaders and actions call the `*.server.ts` modules. The browser's router
 // is built from the routes the server describes to it (./route-discovery.ts), with the same
 // root route and lazy pages.
-import type { LoaderFunction, RouteObject } from 'react-router';
-import { HostRoot, type RouteHandle } from './HostRoot.tsx';
+import type { LoaderFunction, MiddlewareFunction, RouteObject } from 'react-router';
+import { HostRoot } from './HostRoot.tsx';
+import type { RouteHandle } from './route-handle.ts';
 import { RootErrorPage, RouteErrorBoundary } from './RouteErrorBoundary.tsx';
-import type { PageModule, RouteEntry } from './route-entry.ts';
+import type { RouteEntry } from './route-entry.ts';
+import type { PageModule } from './route-module.ts';
 
 /** The host's root route: head, announcer and scroll restoration; its boundary is the full error page. */
 export const HOST_ROUTE_ID = '__host';
 
-export type LoaderFor = (entry: RouteEntry & { server: NonNullable<RouteEntry['server']> }) => LoaderFunction;
+type ServerEntry = RouteEntry & { server: NonNullable<RouteEntry['server']> };
+export type LoaderFor = (entry: ServerEntry) => LoaderFunction;
+export type MiddlewareFor = (entry: ServerEntry) => MiddlewareFunction;
 
 export interface RouteCalls {
   loader: LoaderFor;
   action: LoaderFor;
+  /** The server's: runs the module's `middleware` (../server/server-middleware.ts). */
+  middleware?: MiddlewareFor;
 }
 
+/** The framework-mode exports React Router's route objects take as they are. */
+type LazyPart = Pick<RouteObject, 'Component' | 'ErrorBoundary' | 'HydrateFallback' | 'shouldRevalidate'>;
+
 /**
- * A route's lazy part: its page's component. The page's `meta` export goes into the route's
- * handle, which React Router would not take from a lazy function since the route has one.
+ * A route's lazy part: its page module. What React Router's route objects take goes on the
+ * route; the rest (`meta`, `links`, the app's `handle`, the client data functions) into its
+ * handle, which React Router would not take from a lazy function since the route has one. A
+ * route the table gives a boundary keeps it: RouteErrorBoundary shows the page's own
+ * ErrorBoundary when it exports one.
  */
 export function lazyPage(load: () => Promise<PageModule>, handle: RouteHandle) {
-  return async (): Promise<Pick<RouteObject, 'Component'>> => {
+  return async (): Promise<LazyPart> => {
     const page = await load();
-    if (page.meta !== undefined) handle.meta = page.meta;
-    return { Component: page.default };
+    Object.assign(handle, page.handle, { page });
+    const part: LazyPart = { Component: page.default };
+    if (page.ErrorBoundary !== undefined && handle.boundary !== true) part.ErrorBoundary = page.ErrorBoundary;
+    if (page.HydrateFallback !== undefined) part.HydrateFallback = page.HydrateFallback;
+    if (page.shouldRevalidate !== undefined) part.shouldRevalidate = page.shouldRevalidate;
+    return part;
   };
 }
 
@@ -47,6 +63,7 @@ function convert(entries: readonly RouteEntry[], calls: RouteCalls): RouteObject
       lazy: page && lazyPage(page, handle),
       loader: server && calls.loader(server),
       action: server && calls.action(server),
+      middleware: server && calls.middleware && [calls.middleware(server)],
       ErrorBoundary: entry.boundary ? RouteErrorBoundary : undefined,
       handle,
     };

@@ -1,50 +1,13 @@
 // The shape of the route table (client/routes.tsx): the one place a page is declared. Both sides
 // turn it into React Router's routes (./react-router-routes.ts): the server's loaders and actions
 // call the `*.server.ts` modules (client/entry-server.tsx), the browser's ask the server (../browser/navigation.ts).
-import type { ComponentType } from 'react';
-import type { Params } from 'react-router';
 import type { RequestContext } from '../../../shared/page-seam.ts';
 import type { RouteMeta } from '../../../shared/route-discovery.ts';
+import type { PageModule, ServerModule } from './route-module.ts';
 import type { Transported } from './transported.ts';
 
 export type { RequestContext };
-
-/**
- * A page or layout file: its component is the default export; it becomes its own chunk. A
- * title made from the route's data is its `meta` export (the table's `meta` is static: the
- * browser learns the table from the server as JSON, shared/route-discovery.ts).
- */
-export interface PageModule {
-  default: ComponentType;
-  meta?: (data: never) => RouteMeta;
-}
-
-export interface LoaderArgs {
-  params: Params;
-  /** The incoming request: URL and headers (cookies included); an action's also has the body. */
-  request: Request;
-  /** Fires when the client disconnects or the stream timeout passes: stop the work. */
-  signal: AbortSignal;
-  /** What the host made for this request: the session and a logger carrying the request id. */
-  context: RequestContext;
-}
-
-/**
- * An action's arguments: the request's body was read, capped and checked by the host before the
- * action runs, and is handed on as sent (server/writes/request-body.ts): `await request.formData()`,
- * `await request.json()` or `await request.text()`.
- */
-export type ActionArgs = LoaderArgs;
-
-/**
- * A `*.server.ts` file: runs only on the server; the browser build never contains it. `loader`
- * answers GET and HEAD; `action` answers POST, PUT, PATCH and DELETE. Either may return
- * `data(value, { status, headers })` or `redirect(url, { headers })` from react-router.
- */
-export interface ServerModule {
-  loader?(args: LoaderArgs): unknown;
-  action?(args: ActionArgs): unknown;
-}
+export type { ActionArgs, HostContext, LoaderArgs, MetaArgs, Middleware, PageModule, ParamsOf, ServerModule } from './route-module.ts';
 
 export type { RouteMeta };
 

@@ -5,7 +5,7 @@
 // the document, and the server answers (its 404, its resource route, the new release).
 import type { Navigation, PatchRoutesOnNavigationFunction, RouteObject } from 'react-router';
 import { discoveryUrl, type DiscoveryAnswer, type RouteDescriptor } from '../../../shared/route-discovery.ts';
-import type { RouteHandle } from '../both/HostRoot.tsx';
+import type { RouteHandle } from '../both/route-handle.ts';
 import { loadDocument, withDeadline } from './navigation.ts';
 import { hostRoute, lazyPage } from '../both/react-router-routes.ts';
 import type { PageModule } from '../both/route-entry.ts';

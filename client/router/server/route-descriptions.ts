@@ -3,7 +3,7 @@
 // own; the discovery endpoint (server/pages/route-discovery.ts) answers for any other path.
 import type { RouteMatch } from 'react-router';
 import type { RouteDescriptor } from '../../../shared/route-discovery.ts';
-import type { RouteHandle } from '../both/HostRoot.tsx';
+import type { RouteHandle } from '../both/route-handle.ts';
 import { HOST_ROUTE_ID } from '../both/react-router-routes.ts';
 
 /** `chunksOf`: a source module's built chunk first, then the chunks it imports (server/assets/frontend.ts). */

@@ -3,13 +3,9 @@
 // for forms (its getTargetMatch), so a plain HTML form and <Form> post to the same action.
 import type { RouteMatch } from 'react-router';
 import { ACTION_METHODS } from '../../../shared/page-seam.ts';
-import type { RouteHandle } from '../both/HostRoot.tsx';
+import type { RouteHandle } from '../both/route-handle.ts';
 
 const READ_METHODS = ['GET', 'HEAD'];
-
-export function handleOf(match: RouteMatch): RouteHandle {
-  return (match.route.handle as RouteHandle | undefined) ?? { resource: false };
-}
 
 export function targetOf<M extends RouteMatch>(matches: readonly M[], url: URL): M {
   const leaf = matches.at(-1)!;

@@ -9,11 +9,13 @@ import {
   UNSAFE_ErrorResponseImpl as ErrorResponse,
   type ActionFunction,
   type LoaderFunction,
+  type MiddlewareFunction,
 } from 'react-router';
 import type { PageRequest, RequestContext } from '../../../shared/page-seam.ts';
 import { handleDeferred } from './deferred-server.tsx';
-import type { LoaderFor } from '../both/react-router-routes.ts';
-import type { ServerModule } from '../both/route-entry.ts';
+import type { LoaderFor, MiddlewareFor } from '../both/react-router-routes.ts';
+import { serverMiddleware } from './server-middleware.ts';
+import type { HostContext, ServerModule } from '../both/route-module.ts';
 
 /** What the static handler passes every loader and action (`requestContext`). */
 export interface CallContext {
@@ -32,10 +34,13 @@ const CALLS = createContext<CallContext>();
 
 /**
  * The `requestContext` of query() and queryRoute(): since React Router 8 the `context` a loader
- * gets is always a RouterContextProvider (its CHANGELOG, 8.0.0), read by key.
+ * gets is always a RouterContextProvider (its CHANGELOG, 8.0.0), read by key. The host's values
+ * are its properties too (`context.session`, `context.log`: a getter, so copied as one), so
+ * middleware, loaders and actions reach them and what middleware `set()` through the same object.
  */
-export function routerContext(calls: CallContext): RouterContextProvider {
-  return new RouterContextProvider(new Map([[CALLS, calls]]));
+export function routerContext(calls: CallContext): HostContext {
+  const provider = new RouterContextProvider(new Map([[CALLS, calls]]));
+  return Object.defineProperties(provider, Object.getOwnPropertyDescriptors(calls.context)) as HostContext;
 }
 
 /** The response's own: a route module does not set these. */
@@ -62,7 +67,7 @@ function asErrorResponse(thrown: unknown): unknown {
   return new ErrorResponse(init.init!.status!, init.init?.statusText, init.data);
 }
 
-function call(name: keyof ServerModule, load: () => Promise<ServerModule>) {
+function call(name: 'loader' | 'action', load: () => Promise<ServerModule>) {
   return async ({ params, request, context }: Parameters<LoaderFunction>[0]) => {
     const calls = context.get(CALLS);
     const handler = (await load())[name];
@@ -72,7 +77,7 @@ function call(name: keyof ServerModule, load: () => Promise<ServerModule>) {
       throw data(null, { status: 405 });
     }
     try {
-      const result = await handler({ params, request, signal: calls.signal, context: calls.context });
+      const result = await handler({ params, request, signal: calls.signal, context: context as HostContext });
       collectHeaders(calls.headers, result);
       handleDeferred(result);
       return result;
@@ -85,6 +90,7 @@ function call(name: keyof ServerModule, load: () => Promise<ServerModule>) {
 
 export const serverLoader: LoaderFor = (entry) => call('loader', entry.server) satisfies LoaderFunction;
 export const serverAction: LoaderFor = (entry) => call('action', entry.server) satisfies ActionFunction;
+export const serverMiddlewareFor: MiddlewareFor = (entry) => serverMiddleware(entry.server) as MiddlewareFunction;
 
 /** The request as loaders and actions see it: URL, method, headers and the body as sent; its signal goes apart (page-seam.ts). */
 export function fetchRequest(request: PageRequest): Request {
@@ -124,6 +130,12 @@ export function redirectOf(response: Response, headers: Headers) {
     throw new Error(`A route returned a ${response.status} response that is not a redirect`);
   }
   return { type: 'redirect' as const, status: response.status, location, headers };
+}
+
+/** A Response that ended a page's request (a middleware's, or a loader's redirect): followed, or sent as it is. */
+export function answerOf(response: Response, headers: Headers) {
+  if (response.status >= 300 && response.status < 400 && response.headers.has('Location')) return redirectOf(response, headers);
+  return { type: 'resource' as const, response, headers };
 }
 
 /** A resource route's answer: its Response, or its data as JSON (with `data()`'s status and headers). */

@@ -1,0 +1,73 @@
+// A route's server `middleware` export, run by React Router's own pipeline (its static handler's
+// `generateMiddlewareResponse`, the API its framework mode runs middleware through): parents
+// first, before any loader or action below; a redirect or a Response thrown or returned by one
+// ends the request before they run. The host answers with a stream, not a Response, so the
+// pipeline's innermost Response is a marker that carries the render's context out.
+import type { MiddlewareFunction, RouteMatch, StaticHandler, StaticHandlerContext } from 'react-router';
+import type { ServerModule } from '../both/route-module.ts';
+import { handleOf } from '../both/route-handle.ts';
+
+type QueryOptions = NonNullable<Parameters<StaticHandler['query']>[1]>;
+type RouteQueryOptions = NonNullable<Parameters<StaticHandler['queryRoute']>[1]>;
+
+/** The route object's one middleware: its server module's `middleware`, one after another. */
+export function serverMiddleware(load: () => Promise<ServerModule>): MiddlewareFunction<Response> {
+  return async (args, next) => {
+    const chain = (await load()).middleware ?? [];
+    const run = async (i: number): Promise<Response> => {
+      if (i === chain.length) return next();
+      let answer: Response | undefined;
+      const value = await chain[i]!(args, async () => (answer = await run(i + 1)));
+      // React Router's rule: a middleware that returns nothing gets what next() answered, and
+      // one that never called next() is followed by the rest of the chain.
+      return value ?? answer ?? run(i + 1);
+    };
+    return run(0);
+  };
+}
+
+/** Whether any matched route's server module has middleware: most branches have none and skip the pipeline. */
+export async function hasMiddleware(matches: readonly RouteMatch[]): Promise<boolean> {
+  const modules = await Promise.all(matches.map((m) => handleOf(m).server?.()));
+  return modules.some((module) => (module?.middleware?.length ?? 0) > 0);
+}
+
+/**
+ * query(), through the branch's middleware when it has some. Resolves with the handler's context,
+ * or with the Response a middleware answered (a redirect, or one of its own). `headers` gets what
+ * middleware set on the Response next() gave them.
+ */
+export async function queryThroughMiddleware(
+  handler: StaticHandler,
+  request: Request,
+  options: QueryOptions,
+  withMiddleware: boolean,
+  headers: Headers,
+): Promise<StaticHandlerContext | Response> {
+  if (!withMiddleware) return handler.query(request, options);
+  let rendered: StaticHandlerContext | undefined;
+  const passed = new Response(null);
+  const answer = await handler.query(request, {
+    ...options,
+    generateMiddlewareResponse: async (query) => {
+      const result = await query(request);
+      if (result instanceof Response) return result;
+      rendered = result;
+      return passed;
+    },
+  });
+  if (answer !== passed || rendered === undefined) return answer as Response;
+  for (const [name, value] of passed.headers) headers.set(name, value);
+  return rendered;
+}
+
+/** queryRoute(), through the branch's middleware when it has some. */
+export function queryRouteThroughMiddleware(
+  handler: StaticHandler,
+  request: Request,
+  options: RouteQueryOptions,
+  withMiddleware: boolean,
+): Promise<unknown> {
+  if (!withMiddleware) return handler.queryRoute(request, options);
+  return handler.queryRoute(request, { ...options, generateMiddlewareResponse: (inner) => inner(request) });
+}
