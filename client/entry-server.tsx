@@ -4,9 +4,7 @@
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { createStaticRouter, StaticRouterProvider, type StaticHandler, type StaticHandlerContext } from 'react-router';
-import { Document } from '../shared/Document.tsx';
-import { ErrorPage } from '../shared/ErrorPage.tsx';
-import ERROR_PAGE_CSS from '../shared/error-page.css?raw';
+import { renderErrorPage, styleNonce } from './router/server/render-error-page.tsx';
 import {
   ACTION_METHODS,
   type MatchedRoute,
@@ -15,7 +13,6 @@ import {
   type PageResponse,
   type Recorded,
   type Renderer,
-  type ServerErrorPageProps,
   type StreamOptions,
 } from '../shared/page-seam.ts';
 import { RUNTIME_GLOBAL, serializeForScript, type RuntimeConfig } from '../shared/runtime.ts';
@@ -47,7 +44,6 @@ import {
 } from './router/server/server-calls.ts';
 import { routes as appRoutes } from './routes.tsx';
 
-const styleNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.style);
 const scriptNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.script);
 
 /** A renderer for a route table: the app's own, or a test's. */
@@ -237,18 +233,8 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     };
   }
 
-  /** Error pages are complete without JavaScript or assets: nothing they need can be broken. */
-  function renderErrorPage(props: ServerErrorPageProps, options: StreamOptions) {
-    const title = props.side === 'http' ? `${props.status}: ${props.message}` : 'Application error';
-    return renderToPipeableStream(
-      <Document title={title} inlineCss={ERROR_PAGE_CSS} nonce={styleNonce(options.nonce)} robots="noindex">
-        <ErrorPage {...props} />
-      </Document>,
-      options,
-    );
-  }
-
   return { match, renderErrorPage };
 }
 
-export const { match, renderErrorPage } = createRenderer(appRoutes);
+export const { match } = createRenderer(appRoutes);
+export { renderErrorPage };

@@ -59,7 +59,7 @@ export function MetaTags({ meta }: { meta: readonly MetaDescriptor[] }) {
       return tagName === 'link' ? <link key={i} {...rest} /> : <meta key={i} {...rest} />;
     }
     if ('charSet' in tag) return null; // the document's own (shared/Document.tsx)
-    return <meta key={i} {...(tag as Record<string, string>)} />;
+    return <meta key={i} {...tag} />;
   });
 }
 
@@ -68,6 +68,6 @@ export function LinkTags({ links }: { links: readonly LinkDescriptor[] }) {
     const { rel, href } = link as { rel?: string; href?: string };
     // A route's stylesheet blocks its page's reveal (and a client navigation) until it has loaded.
     const precedence = rel === 'stylesheet' ? 'route' : undefined;
-    return <link key={`${rel ?? ''} ${href ?? ''}`} {...(link as unknown as Record<string, string>)} precedence={precedence} />;
+    return <link key={`${rel ?? ''} ${href ?? ''}`} {...link} precedence={precedence} />;
   });
 }

@@ -28,7 +28,7 @@ export function serverMiddleware(load: () => Promise<ServerModule>): MiddlewareF
 
 /** Whether any matched route's server module has middleware: most branches have none and skip the pipeline. */
 export async function hasMiddleware(matches: readonly RouteMatch[]): Promise<boolean> {
-  const modules = await Promise.all(matches.map((m) => handleOf(m).server?.()));
+  const modules = await Promise.all(matches.map((m) => handleOf(m).server?.() ?? Promise.resolve(undefined)));
   return modules.some((module) => (module?.middleware?.length ?? 0) > 0);
 }
 
@@ -56,7 +56,7 @@ export async function queryThroughMiddleware(
       return passed;
     },
   });
-  if (answer !== passed || rendered === undefined) return answer as Response;
+  if (answer !== passed || rendered === undefined) return answer;
   for (const [name, value] of passed.headers) headers.set(name, value);
   return rendered;
 }
