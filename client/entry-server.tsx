@@ -29,6 +29,7 @@ import { createBranchHandlers } from './router/server/branch-handlers.ts';
 import { describeBranch } from './router/server/route-descriptions.ts';
 import { methodsOf, targetOf } from './router/server/route-methods.ts';
 import { asTransported } from './router/server/transport.ts';
+import { routeHeaders } from './router/server/route-headers.ts';
 import { hasMiddleware, queryRouteThroughMiddleware, queryThroughMiddleware } from './router/server/server-middleware.ts';
 import {
   answerOf,
@@ -116,17 +117,18 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   async function document(matches: Matches, request: PageRequest, onError: OnError): Promise<PageResponse> {
     const handler = handlerFor(matches);
     const calls = callContext(request);
-    const { headers } = calls;
     // A mutation runs the target route's action first, then every loader (revalidation).
+    const fromMiddleware = new Headers();
     const query = queryThroughMiddleware(
       handler,
       fetchRequest(request),
       { requestContext: routerContext(calls) },
       await hasMiddleware(matches),
-      headers,
+      fromMiddleware,
     );
     const result = await untilAborted(query, request.renderSignal);
-    if (result instanceof Response) return answerOf(result, headers);
+    if (result instanceof Response) return answerOf(result, calls.headers);
+    const headers = await routeHeaders(matches, result, calls.headers, fromMiddleware);
     const fail = loaderFailure(onError);
     // React Router sends a failure to the nearest route that declares a boundary, else to the
     // root: the host's own pages answer those (its 404 page for a notFound()).
@@ -174,7 +176,6 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     if (unmatched.length > 0) return { type: 'unmatched' as const, ids: unmatched };
     const wanted = new Set(routeIds);
     const calls = callContext(request);
-    const { headers } = calls;
     const options = {
       requestContext: routerContext(calls),
       filterMatchesToLoad: (m: { route: { id: string } }) => wanted.has(m.route.id),
@@ -183,9 +184,11 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       skipLoaderErrorBubbling: true,
       skipRevalidation: mutation,
     };
-    const query = queryThroughMiddleware(handlerFor(matches), fetchRequest(request), options, await hasMiddleware(matches), headers);
+    const fromMiddleware = new Headers();
+    const query = queryThroughMiddleware(handlerFor(matches), fetchRequest(request), options, await hasMiddleware(matches), fromMiddleware);
     const result = await untilAborted(query, request.renderSignal);
-    if (result instanceof Response) return answerOf(result, headers);
+    if (result instanceof Response) return answerOf(result, calls.headers);
+    const headers = await routeHeaders(matches, result, calls.headers, fromMiddleware);
     const fail = loaderFailure(onError);
     const errors = recordErrors(fail, result.errors);
     const answered = mutation ? (result.actionData ?? {}) : result.loaderData;
@@ -229,7 +232,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       document: (request, onError) => document(matches, request, onError),
       data: (request, routeIds, onError) => data(matches, request, routeIds, onError),
       resource: (request, onError) => resource(matches, request, onError),
-      describe: (chunksOf) => describeBranch(matches, chunksOf),
+      describe: async (chunksOf) => describeBranch(matches, chunksOf, leaf.resource && (await leaf.server?.())?.action !== undefined),
     };
   }
 

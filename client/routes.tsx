@@ -40,12 +40,31 @@ export const routes = defineRoutes([
         meta: { title: 'Guestbook · react-ssr-host', description: 'Sign the guestbook: a form that works with and without JavaScript.' },
         boundary: true,
       },
+      {
+        id: 'guestbook-entry',
+        path: 'guestbook/entries/:id',
+        page: () => import('./pages/guestbook/Entry.tsx'),
+        server: () => import('./pages/guestbook/entry.server.ts'),
+      },
+      {
+        id: 'guestbook-sign-in',
+        path: 'guestbook/sign-in',
+        page: () => import('./pages/guestbook/SignIn.tsx'),
+        server: () => import('./pages/guestbook/sign-in.server.ts'),
+      },
+      {
+        id: 'guestbook-mine',
+        path: 'guestbook/mine',
+        page: () => import('./pages/guestbook/Mine.tsx'),
+        server: () => import('./pages/guestbook/mine.server.ts'),
+      },
       // None, unless built with SYNTHETIC_ROUTES=<n> for a benchmark (vite.config.ts).
       ...syntheticRoutes,
     ],
   },
-  // A resource route: no page, its loader's Response is the answer (GET and HEAD).
+  // Resource routes: no page, their loader's or action's Response is the answer.
   { id: 'api-guestbook', path: 'api/guestbook', server: () => import('./api/guestbook.server.ts') },
+  { id: 'guestbook-sign-out', path: 'guestbook/sign-out', server: () => import('./pages/guestbook/sign-out.server.ts') },
   {
     // Failures on purpose, for operators and tests: only with DIAGNOSTICS_TOKEN (server/pages/diagnostics.ts).
     id: 'diag',

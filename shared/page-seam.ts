@@ -135,8 +135,11 @@ export interface MatchedRoute {
   data(request: PageRequest, routeIds: readonly string[], onError: OnError): Promise<PageResponse | { type: 'unmatched'; ids: string[] }>;
   /** A resource route's loader (GET, HEAD) or action. */
   resource(request: PageRequest, onError: OnError): Promise<PageResponse>;
-  /** The matched routes as the browser's router learns them; none for a resource route. `chunksOf` is preloadsFor. */
-  describe(chunksOf: (sources: readonly string[]) => readonly string[]): readonly RouteDescriptor[];
+  /**
+   * The matched routes as the browser's router learns them; none for a resource route without an
+   * action (one with an action is described, for forms to post to). `chunksOf` is preloadsFor.
+   */
+  describe(chunksOf: (sources: readonly string[]) => readonly string[]): Promise<readonly RouteDescriptor[]>;
 }
 
 export interface Renderer {

@@ -31,6 +31,8 @@ export interface RouteDescriptor {
   readonly data?: true;
   /** Its failures show in its own boundary. */
   readonly boundary?: true;
+  /** A resource route with an action: forms post to it; a GET of it loads the document. No module. */
+  readonly resource?: true;
   /** The table's static meta; a page module may export a `meta` function of its data instead. */
   readonly meta?: RouteMeta;
   /** The page's built module, and the chunks it imports (preloaded with it). */

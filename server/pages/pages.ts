@@ -158,7 +158,8 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     const routeIds = routeIdsOf(req);
     const url = new URL(pagePath(req, queryOf(req, ROUTES_PARAM)), requestOrigin(config, res));
     const route = await matched(req, url);
-    if (route === undefined || route.isResource) return next();
+    // A resource route's reads are its own answer; a form posts to its action here.
+    if (route === undefined || (route.isResource && READ_METHODS.has(req.method))) return next();
     res.locals.route = `data:${route.routeId}`;
     const [request, onError] = await prepare(req, res, route, url);
     const response = await rendered(route.data(request, routeIds, onError), req, res);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { data, redirect } from 'react-router';
 import { badRequest, type ActionArgs, type LoaderArgs, type RequestContext } from '../../host.ts';
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
+import { OWNER } from './signed-in.server.ts';
 import { guestbook, publicEntry } from './store.server.ts';
 
 // The guestbook's data and its one action: signing (validated: invalid input is answered with
@@ -10,8 +11,6 @@ import { guestbook, publicEntry } from './store.server.ts';
 
 /** The session's flash key: the thanks shows once, on the page after the post. */
 const THANKS = 'thanks';
-/** The session's key for its writer id: a random id, which a sign-in can later take over. */
-const OWNER = 'owner';
 /** What the action reads: a form, as a browser posts it. */
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
 

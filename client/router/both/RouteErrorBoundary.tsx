@@ -26,6 +26,23 @@ function propsFor(error: unknown, serverHostname: string): ErrorPageProps {
   return { side: 'client', hostname, digest: digestOf(error) };
 }
 
+/** What an app's ErrorBoundary shows: the status, a 5xx's digest, a 4xx's message the app threw on purpose. */
+export interface ShownFailure {
+  status: number;
+  digest?: string;
+  message?: string;
+  /** Thrown in this browser (a render or an effect), not by the server. */
+  client: boolean;
+}
+
+/** For an app's ErrorBoundary: the failure its route caught, as it may be shown. */
+export function useRouteFailure(): ShownFailure {
+  const error = useRouteError();
+  if (isRouteFailure(error)) return { status: error.status, digest: error.digest, message: error.message, client: false };
+  if (isNotFound(error)) return { status: 404, client: false };
+  return { status: 500, digest: digestOf(error), client: true };
+}
+
 /** The host's default for a route's boundary: the error page's texts, inside the layouts above. */
 export function DefaultRouteError() {
   const error = useRouteError();

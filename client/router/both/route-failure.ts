@@ -11,20 +11,33 @@ export interface RouteFailure {
   readonly digest?: string;
   /** Development only: the message and stack (the host never sends it in production). */
   readonly detail?: string;
+  /** A 4xx the app threw on purpose with a message (`notFound('No such entry')`): it may be shown. */
+  readonly message?: string;
 }
 
-export function routeFailure(status: number, digest: string | undefined, detail?: string): RouteFailure {
+export function routeFailure(status: number, digest: string | undefined, detail?: string, message?: string): RouteFailure {
   const failure: RouteFailure = digest === undefined ? { routeFailure: true, status } : { routeFailure: true, status, digest };
-  return detail === undefined ? failure : { ...failure, detail };
+  return { ...failure, ...(detail !== undefined && { detail }), ...(message !== undefined && { message }) };
+}
+
+/** What a 4xx the app threw says to the user: a `data('…', { status })` text, or a message it may expose. Never a 5xx's. */
+export function intendedMessage(error: unknown, status: number): string | undefined {
+  if (status >= 500) return undefined;
+  if (isRouteErrorResponse(error)) return typeof error.data === 'string' ? error.data : undefined;
+  const { expose, message } = (error ?? {}) as { expose?: unknown; message?: unknown };
+  return expose === true && typeof message === 'string' ? message : undefined;
 }
 
 export function isRouteFailure(value: unknown): value is RouteFailure {
   return typeof value === 'object' && value !== null && (value as { routeFailure?: unknown }).routeFailure === true;
 }
 
-/** For loaders: the page does not exist (404, `noindex`), shown by the nearest boundary. */
-export function notFound(): never {
-  throw data(null, { status: 404 });
+/**
+ * For loaders: the page does not exist (404, `noindex`), shown by the nearest boundary; a
+ * message is for the boundary to show (useRouteFailure()).
+ */
+export function notFound(message?: string): never {
+  throw data(message ?? null, { status: 404 });
 }
 
 /**
@@ -67,6 +80,6 @@ export function worstStatus(failures: Record<string, RouteFailure> | null, fallb
 export function loaderFailure(onError: OnError) {
   return (error: unknown): RouteFailure => {
     const { status, digest, detail } = onError(error, 'loader');
-    return routeFailure(status, digest, detail);
+    return routeFailure(status, digest, detail, intendedMessage(error, status));
   };
 }

@@ -59,8 +59,17 @@ export interface LoaderArgs<Path extends string = string> {
  */
 export type ActionArgs<Path extends string = string> = LoaderArgs<Path>;
 
-/** Server middleware (React Router's): runs before every loader and action below its route. */
-export type Middleware = MiddlewareFunction<Response>;
+type MiddlewareParams = Parameters<MiddlewareFunction<Response>>;
+
+/**
+ * Server middleware (React Router's MiddlewareFunction): runs before every loader and action below
+ * its route, with the host's context; call `next()` for the Response of what follows, or throw a
+ * redirect to end the request there.
+ */
+export type Middleware = (
+  args: Omit<MiddlewareParams[0], 'context'> & { context: HostContext },
+  next: MiddlewareParams[1],
+) => ReturnType<MiddlewareFunction<Response>>;
 
 /**
  * A `*.server.ts` file: runs only on the server; the browser build never contains it. `loader`
@@ -68,8 +77,9 @@ export type Middleware = MiddlewareFunction<Response>;
  * `data(value, { status, headers })` or `redirect(url, { headers })` from react-router.
  */
 export interface ServerModule {
-  loader?(args: LoaderArgs): unknown;
-  action?(args: ActionArgs): unknown;
+  /** Typed by the module (`LoaderArgs<'/notes/:noteId'>`): any loader's arguments fit here. */
+  loader?(args: never): unknown;
+  action?(args: never): unknown;
   /** Runs, parents first, before any loader or action of this route and the routes below it. */
   middleware?: readonly Middleware[];
   /** The response's headers from this route's and its parent's (React Router's merge, client/router/server/route-headers.ts). */

@@ -7,6 +7,7 @@ import { redirect, type DataStrategyFunction, type DataStrategyResult } from 're
 import type { Prefetcher } from './prefetch.ts';
 import { fetchRouteData, type RouteData } from './route-data-client.ts';
 import { routeFailure } from '../both/route-failure.ts';
+import { handleOf } from '../both/route-handle.ts';
 
 /** A route's code and data get this long before the browser loads the document instead (Next.js's MS_MAX_IDLE_DELAY). */
 export const NAVIGATION_TIMEOUT_MS = 3_800;
@@ -65,9 +66,11 @@ export function createDataStrategy(
     const { signal } = request;
     const url = new URL(request.url);
     const pageUrl = url.pathname + url.search;
+    const mutation = request.method !== 'GET';
+    // A resource route's GET is the server's answer, not a page (./route-discovery.ts).
+    if (!mutation && matches.some((m) => handleOf(m).resource)) return loadDocument(url.href, signal);
     const toLoad = matches.filter((m) => m.shouldCallHandler());
     const routeIds = toLoad.map((m) => m.route.id).filter((id) => serverRouteIds.has(id));
-    const mutation = request.method !== 'GET';
     // What was prefetched before a write may be what it changed.
     if (mutation) prefetcher.forget();
     // A data request that fails as a request (the network, or an answer that is not route data)

@@ -38,6 +38,8 @@ function loadModule(route: RouteDescriptor): Promise<PageModule> {
 }
 
 function toRouteObject(route: RouteDescriptor): RouteObject {
+  // A resource route: the data strategy posts to its action, and loads any GET as a document.
+  if (route.resource) return { id: route.id, path: route.path, loader: fromServer, action: fromServer, handle: { resource: true } };
   const handle: RouteHandle = { meta: route.meta, resource: false, boundary: route.boundary };
   const object = {
     id: route.id,

@@ -6,18 +6,27 @@ import type { RouteDescriptor } from '../../../shared/route-discovery.ts';
 import type { RouteHandle } from '../both/route-handle.ts';
 import { HOST_ROUTE_ID } from '../both/react-router-routes.ts';
 
-/** `chunksOf`: a source module's built chunk first, then the chunks it imports (server/assets/frontend.ts). */
+/**
+ * `chunksOf`: a source module's built chunk first, then the chunks it imports
+ * (server/assets/frontend.ts). `writable`: the branch ends in a resource route with an action,
+ * which the browser's router posts forms to (and leaves every GET of to the server).
+ */
 export function describeBranch(
   matches: readonly RouteMatch[],
   chunksOf: (sources: readonly string[]) => readonly string[],
+  writable = false,
 ): RouteDescriptor[] {
   const described: RouteDescriptor[] = [];
   let parentId = HOST_ROUTE_ID;
   for (const { route } of matches) {
     if (route.id === HOST_ROUTE_ID) continue;
     const handle = route.handle as RouteHandle;
-    // A resource route is the server's to answer: the browser's router has no route for it.
-    if (handle.resource) return [];
+    // A resource route is the server's to answer: the browser's router knows it only to post to it.
+    if (handle.resource) {
+      if (!writable) return [];
+      described.push({ id: route.id!, parentId, path: route.path, resource: true, data: true, module: '', imports: [] });
+      return described;
+    }
     const src = handle.src ?? '';
     // In development nothing is built: Vite serves each module at its source path.
     const [module = `/${src}`, ...imports] = chunksOf([src]);

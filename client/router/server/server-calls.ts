@@ -15,7 +15,7 @@ import type { PageRequest, RequestContext } from '../../../shared/page-seam.ts';
 import { handleDeferred } from './deferred-server.tsx';
 import type { LoaderFor, MiddlewareFor } from '../both/react-router-routes.ts';
 import { serverMiddleware } from './server-middleware.ts';
-import type { HostContext, ServerModule } from '../both/route-module.ts';
+import type { HostContext, LoaderArgs, ServerModule } from '../both/route-module.ts';
 
 /** What the static handler passes every loader and action (`requestContext`). */
 export interface CallContext {
@@ -44,7 +44,7 @@ export function routerContext(calls: CallContext): HostContext {
 }
 
 /** The response's own: a route module does not set these. */
-const HOST_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'location', 'set-cookie']);
+export const HOST_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'location', 'set-cookie']);
 
 /** Keeps the headers of what a loader or action returned or threw: every cookie, the last of any other. */
 function collectHeaders(into: Headers, value: unknown): void {
@@ -77,7 +77,8 @@ function call(name: 'loader' | 'action', load: () => Promise<ServerModule>) {
       throw data(null, { status: 405 });
     }
     try {
-      const result = await handler({ params, request, signal: calls.signal, context: context as HostContext });
+      const args: LoaderArgs = { params, request, signal: calls.signal, context: context as HostContext };
+      const result = await handler(args as never);
       collectHeaders(calls.headers, result);
       handleDeferred(result);
       return result;

@@ -4,7 +4,7 @@
 // ends the request before they run. The host answers with a stream, not a Response, so the
 // pipeline's innermost Response is a marker that carries the render's context out.
 import type { MiddlewareFunction, RouteMatch, StaticHandler, StaticHandlerContext } from 'react-router';
-import type { ServerModule } from '../both/route-module.ts';
+import type { Middleware, ServerModule } from '../both/route-module.ts';
 import { handleOf } from '../both/route-handle.ts';
 
 type QueryOptions = NonNullable<Parameters<StaticHandler['query']>[1]>;
@@ -17,7 +17,7 @@ export function serverMiddleware(load: () => Promise<ServerModule>): MiddlewareF
     const run = async (i: number): Promise<Response> => {
       if (i === chain.length) return next();
       let answer: Response | undefined;
-      const value = await chain[i]!(args, async () => (answer = await run(i + 1)));
+      const value = await chain[i]!(args as Parameters<Middleware>[0], async () => (answer = await run(i + 1)));
       // React Router's rule: a middleware that returns nothing gets what next() answered, and
       // one that never called next() is followed by the rest of the chain.
       return value ?? answer ?? run(i + 1);
