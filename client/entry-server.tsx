@@ -30,7 +30,7 @@ import type { RouteEntry } from './router/both/route-entry.ts';
 import { HOST_ROUTE_ID, toRouterRoutes } from './router/both/react-router-routes.ts';
 import { createBranchHandlers } from './router/server/branch-handlers.ts';
 import { describeBranch } from './router/server/route-descriptions.ts';
-import { handleOf, methodsOf, targetOf } from './router/server/route-methods.ts';
+import { bodyLimitsOf, handleOf, methodsOf, targetOf } from './router/server/route-methods.ts';
 import { asTransported } from './router/server/transport.ts';
 import {
   asResponse,
@@ -221,6 +221,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       routeId: matches.at(-1)!.route.id,
       isResource: leaf.resource,
       methods: () => methodsOf(handleOf(targetOf(matches, url))),
+      bodyLimits: () => bodyLimitsOf(handleOf(targetOf(matches, url))),
       document: (request, onError) => document(matches, request, onError),
       data: (request, routeIds, onError) => data(matches, request, routeIds, onError),
       resource: (request, onError) => resource(matches, request, onError),

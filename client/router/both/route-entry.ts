@@ -3,11 +3,11 @@
 // call the `*.server.ts` modules (client/entry-server.tsx), the browser's ask the server (../browser/navigation.ts).
 import type { ComponentType } from 'react';
 import type { Params } from 'react-router';
-import type { RequestContext } from '../../../shared/page-seam.ts';
+import type { BodyLimits, RequestContext } from '../../../shared/page-seam.ts';
 import type { RouteMeta } from '../../../shared/route-discovery.ts';
 import type { Transported } from './transported.ts';
 
-export type { RequestContext };
+export type { BodyLimits, RequestContext };
 
 /**
  * A page or layout file: its component is the default export; it becomes its own chunk. A
@@ -44,6 +44,11 @@ export type ActionArgs = LoaderArgs;
 export interface ServerModule {
   loader?(args: LoaderArgs): unknown;
   action?(args: ActionArgs): unknown;
+  /**
+   * The route's own limits for its action's body, over the host's defaults (BODY_MAX_* in
+   * docs/configuration.md) and within its ceiling: `export const bodyLimits = { maxFileBytes: 5_242_880, maxBytes: 6_291_456 }`.
+   */
+  bodyLimits?: Partial<BodyLimits>;
 }
 
 export type { RouteMeta };

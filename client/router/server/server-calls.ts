@@ -12,6 +12,7 @@ import {
 } from 'react-router';
 import type { PageRequest, RequestContext } from '../../../shared/page-seam.ts';
 import { handleDeferred } from './deferred-server.tsx';
+import { noteBodyLimits } from './form-data.ts';
 import type { LoaderFor } from '../both/react-router-routes.ts';
 import type { ServerModule } from '../both/route-entry.ts';
 
@@ -62,7 +63,7 @@ function asErrorResponse(thrown: unknown): unknown {
   return new ErrorResponse(init.init!.status!, init.init?.statusText, init.data);
 }
 
-function call(name: keyof ServerModule, load: () => Promise<ServerModule>) {
+function call(name: 'loader' | 'action', load: () => Promise<ServerModule>) {
   return async ({ params, request, context }: Parameters<LoaderFunction>[0]) => {
     const calls = context.get(CALLS);
     const handler = (await load())[name];
@@ -100,7 +101,10 @@ export function fetchRequest(request: PageRequest): Request {
     headers.set('content-type', request.body.type);
     init.body = request.body.bytes;
   }
-  return new Request(request.url, init);
+  const fetched = new Request(request.url, init);
+  // The action's parseFormData holds each file to the limit the host held the body to.
+  if (request.body !== null) noteBodyLimits(fetched, request.body.limits);
+  return fetched;
 }
 
 /**
