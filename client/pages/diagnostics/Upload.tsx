@@ -13,12 +13,15 @@ export default function Upload() {
     <>
       <h1>Diagnostic: upload</h1>
       <Form method="post" encType="multipart/form-data" className="upload-form">
+        {/* One field a line, on the site's own styles: a diagnostic page brings no stylesheet. */}
         <p>
           <label htmlFor="upload-title">Title</label>
+          <br />
           <input id="upload-title" name="title" defaultValue={answer?.values.title} />
         </p>
         <p>
           <label htmlFor="upload-attachment">Attachment</label>
+          <br />
           <input
             id="upload-attachment"
             name="attachment"
@@ -26,12 +29,12 @@ export default function Upload() {
             aria-invalid={error !== undefined}
             aria-describedby={error === undefined ? undefined : 'upload-attachment-error'}
           />
-          {error !== undefined && (
-            <span id="upload-attachment-error" role="alert" data-testid="attachment-error">
-              {error}
-            </span>
-          )}
         </p>
+        {error !== undefined && (
+          <p id="upload-attachment-error" className="field-error" role="alert" data-testid="attachment-error">
+            {error}
+          </p>
+        )}
         <button type="submit" data-testid="upload-submit">
           Upload
         </button>
