@@ -131,18 +131,7 @@ describe('configuration', () => {
     [{ LOG_BUFFER_BYTES: '8192' }, 'Invalid LOG_BUFFER_BYTES="8192": expected an integer from 32768 to 268435456'],
     [{ STREAM_TIMEOUT_MS: '5s' }, 'Invalid STREAM_TIMEOUT_MS="5s": expected an integer from 100 to 600000'],
     [{ BODY_TIMEOUT_MS: '20000' }, 'Invalid BODY_TIMEOUT_MS="20000": expected an integer from 100 to 19000'],
-    // Held in memory whole and parsed twice: past 16 MiB an upload belongs in a stream (server/config/body-limits.ts).
     [{ BODY_MAX_BYTES: '1GB' }, 'Invalid BODY_MAX_BYTES="1GB": expected an integer from 1024 to 16777216'],
-    [{ BODY_MAX_BYTES: '16777217' }, 'Invalid BODY_MAX_BYTES="16777217": expected an integer from 1024 to 16777216'],
-    [{ BODY_MAX_TEXT_BYTES: '100' }, 'Invalid BODY_MAX_TEXT_BYTES="100": expected an integer from 1024 to 16777216'],
-    [{ BODY_MAX_FILE_BYTES: '0' }, 'Invalid BODY_MAX_FILE_BYTES="0": expected an integer from 1 to 16777216'],
-    [
-      { BODY_MAX_FILE_BYTES: '10485760' },
-      'Invalid BODY_MAX_FILE_BYTES="10485760": expected at most BODY_MAX_BYTES (1048576): a larger file is refused with its body',
-    ],
-    [{ BODY_MAX_FILES: '-1' }, 'Invalid BODY_MAX_FILES="-1": expected an integer from 0 to 1000'],
-    [{ BODY_MAX_FIELDS: '5000' }, 'Invalid BODY_MAX_FIELDS="5000": expected an integer from 1 to 1000'],
-    [{ BODY_MAX_FIELD_BYTES: '1e6' }, 'Invalid BODY_MAX_FIELD_BYTES="1e6": expected an integer from 1 to 16777216'],
     [{ SHUTDOWN_DELAY_MS: 'x' }, 'Invalid SHUTDOWN_DELAY_MS="x": expected an integer from 0 to 600000'],
     [{ SHUTDOWN_GRACE_MS: '-5' }, 'Invalid SHUTDOWN_GRACE_MS="-5": expected an integer from 0 to 600000'],
     [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],
