@@ -121,6 +121,13 @@ export const routes = defineRoutes([
         server: () => import('./pages/diagnostics/action-error.server.ts'),
         boundary: true,
       },
+      {
+        // A file over its route's limit, kept as a field error: with which limit answers (the host's or a proxy's).
+        id: 'diag-upload',
+        path: 'upload',
+        page: () => import('./pages/diagnostics/Upload.tsx'),
+        server: () => import('./pages/diagnostics/upload.server.ts'),
+      },
     ],
   },
 ]);

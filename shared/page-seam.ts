@@ -35,11 +35,31 @@ export interface LogFn {
   (fields: Record<string, unknown>, message: string): void;
 }
 
+/**
+ * The limits a write's body is held to (server/config/body-limits.ts): the host's defaults, or
+ * the route's own where its server module exports `bodyLimits`.
+ */
+export interface BodyLimits {
+  /** A multipart body, files included: over it, 413 before a byte more is read. */
+  maxBytes: number;
+  /** A urlencoded form or a JSON document: over it, 413 the same way. */
+  maxTextBytes: number;
+  /** One file: a larger one reaches the action, marked too large by parseFormData (client/host.ts). */
+  maxFileBytes: number;
+  maxFiles: number;
+  /** Text fields in one form (urlencoded pairs or multipart fields). */
+  maxFields: number;
+  /** One multipart text field. */
+  maxFieldBytes: number;
+}
+
 /** A write's body as the client sent it, read, capped and checked by the host (server/writes/request-body.ts). */
 export interface RequestBody {
   bytes: Uint8Array<ArrayBuffer>;
   /** Its Content-Type, as sent (an empty body of no type is an empty urlencoded form). */
   type: string;
+  /** The limits it was held to: the action's parseFormData reads its file limit from them. */
+  limits: BodyLimits;
 }
 
 /** The methods that run an action (React Router's mutation methods). */
@@ -126,6 +146,8 @@ export interface MatchedRoute {
   readonly isResource: boolean;
   /** The methods the route answers (its module decides: an action adds ACTION_METHODS), for 405's Allow. */
   methods(): Promise<readonly string[]>;
+  /** What the target route's server module exports as `bodyLimits`, unchecked (the host checks it); undefined when none. */
+  bodyLimits(): Promise<unknown>;
   /** A page request; a mutation runs the action, then the loaders, then the page. */
   document(request: PageRequest, onError: OnError): Promise<PageResponse>;
   /**

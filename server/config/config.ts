@@ -20,6 +20,8 @@ import {
   type TrustProxy,
 } from './config-values.ts';
 
+import { bodyLimits, type BodyLimits } from './body-limits.ts';
+
 export { ConfigError, isValidHostname, TRUST_PROXY_ALLOWED, type TrustProxy } from './config-values.ts';
 
 // Environment → typed, frozen configuration. Read once at boot; a bad value stops the
@@ -89,6 +91,8 @@ export interface Config {
   readonly streamTimeoutMs: number;
   /** A request body still arriving after this is answered 408 (server/edge/body-limit.ts). */
   readonly bodyTimeoutMs: number;
+  /** An action's body: the defaults a route's own `bodyLimits` replace (server/config/body-limits.ts). */
+  readonly body: BodyLimits;
   /** Readiness answers 503 this long after the signal, while the server still serves. */
   readonly shutdownDelayMs: number;
   /** Then in-flight responses get this long once the listener is closed. */
@@ -184,6 +188,7 @@ export function loadConfig(env: Env): Config {
     logBufferBytes: integer(env, 'LOG_BUFFER_BYTES', DEFAULT_LOG_BUFFER_BYTES, MIN_LOG_BUFFER_BYTES, MAX_LOG_BUFFER_BYTES),
     streamTimeoutMs: integer(env, 'STREAM_TIMEOUT_MS', DEFAULT_STREAM_TIMEOUT_MS, 100, 600_000),
     bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, MAX_BODY_TIMEOUT_MS),
+    body: bodyLimits(env),
     shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', DEFAULT_SHUTDOWN_DELAY_MS, 0, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 600_000),
     digestKey: secret(env, 'DIGEST_KEY'),

@@ -12,6 +12,7 @@ import { isSameOriginTarget } from './redirect-target.ts';
 import { requestDeadline, type Deadline } from './request-deadline.ts';
 import { requestOrigin } from '../edge/request-origin.ts';
 import { readRequestBody } from '../writes/request-body.ts';
+import { routeBodyLimits } from '../config/body-limits.ts';
 
 // The app's pages come from its route table (client/routes.tsx) through the renderer; nothing
 // here lists them. Pages and their data answer GET and HEAD (HEAD with the status and headers
@@ -85,7 +86,10 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     }
     // A prefetch's failure is logged at warn, unreported: nobody has seen it yet (recorder.ts).
     if (PREFETCH.test(`${req.get('purpose') ?? ''} ${req.get('sec-purpose') ?? ''}`)) res.locals.prefetch = true;
-    const body = reads ? null : await readRequestBody(req, config.bodyTimeoutMs);
+    // The route's own limits (its module is loaded already, for its methods), checked before a byte is read.
+    const body = reads
+      ? null
+      : await readRequestBody(req, config.bodyTimeoutMs, routeBodyLimits(config.body, await route.bodyLimits(), route.routeId));
     const deadline = requestDeadline(res, config.streamTimeoutMs);
     return [await pageRequest(req, res, url, deadline, body), onErrorFor(req, res, deadline)];
   }

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { RequestBody } from '../../shared/page-seam.ts';
+import type { BodyLimits, RequestBody } from '../../shared/page-seam.ts';
 import { limitBody } from '../edge/body-limit.ts';
 import { httpError } from '../failures/errors.ts';
 
@@ -12,16 +12,9 @@ import { httpError } from '../failures/errors.ts';
 // (body-limit.ts, which closes the connection); a form's field count and encoding, JSON's syntax
 // and multipart's parts and limits are checked on the bytes read. What cannot be parsed is a
 // 400 that says why, what is too large a 413; nesting depth is the action's parser's business.
-
-/** A form or JSON document a person typed: far below this. */
-export const MAX_FORM_BYTES = 65_536;
-/** A multipart upload: the form and its files together. */
-export const MAX_MULTIPART_BYTES = 1_048_576;
-/** Fields (and query-style pairs) in one form: a long form has dozens. */
-export const MAX_FIELDS = 256;
-export const MAX_FILES = 4;
-export const MAX_FILE_BYTES = 512 * 1_024;
-export const MAX_FIELD_BYTES = MAX_FORM_BYTES;
+// The limits are the route's (server/config/body-limits.ts). One is not the host's to enforce: a
+// file over its limit within the whole body's cap reaches the action, whose parseFormData
+// (client/host.ts) marks it, so the page can say so and keep what was typed.
 
 const URLENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
@@ -49,10 +42,10 @@ function utf8(bytes: Buffer, what: string): string {
 }
 
 /** A urlencoded form's field count and percent-encoding, checked as URLSearchParams would decode it. */
-function checkUrlencoded(text: string): void {
+function checkUrlencoded(text: string, { maxFields }: BodyLimits): void {
   if (text === '') return;
   const pairs = text.split('&');
-  if (pairs.length > MAX_FIELDS) throw tooLarge(`at most ${MAX_FIELDS} fields`);
+  if (pairs.length > maxFields) throw tooLarge(`at most ${maxFields} fields`);
   for (const pair of pairs) {
     try {
       // decodeURIComponent refuses a broken escape and percent-encoded bytes that are not UTF-8,
@@ -67,9 +60,10 @@ function checkUrlencoded(text: string): void {
 /**
  * Multipart, parsed by the parser the action itself uses (the Fetch API's formData()), then held
  * to the limits: whatever it cannot parse is a 400 here, never the action's 500. The FormData is
- * dropped; the action parses the same bytes again.
+ * dropped; the action parses the same bytes again. A file's own size is the action's to judge.
  */
-async function checkMultipart(type: string, bytes: Buffer<ArrayBuffer>): Promise<void> {
+async function checkMultipart(type: string, bytes: Buffer<ArrayBuffer>, limits: BodyLimits): Promise<void> {
+  const { maxFieldBytes, maxFields, maxFiles } = limits;
   let form: FormData;
   try {
     form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
@@ -81,29 +75,28 @@ async function checkMultipart(type: string, bytes: Buffer<ArrayBuffer>): Promise
   for (const [, value] of form) {
     if (typeof value === 'string') {
       fields += 1;
-      if (Buffer.byteLength(value) > MAX_FIELD_BYTES) throw tooLarge(`a field of at most ${MAX_FIELD_BYTES} bytes`);
+      if (Buffer.byteLength(value) > maxFieldBytes) throw tooLarge(`a field of at most ${maxFieldBytes} bytes`);
     } else {
       files += 1;
-      if (value.size > MAX_FILE_BYTES) throw tooLarge(`a file of at most ${MAX_FILE_BYTES} bytes`);
     }
   }
-  if (fields > MAX_FIELDS) throw tooLarge(`at most ${MAX_FIELDS} fields`);
-  if (files > MAX_FILES) throw tooLarge(`at most ${MAX_FILES} files`);
+  if (fields > maxFields) throw tooLarge(`at most ${maxFields} fields`);
+  if (files > maxFiles) throw tooLarge(`at most ${maxFiles} files`);
 }
 
 /** An empty body with no type is what a bare button posts: an empty form. */
 const EMPTY_FORM_TYPE = 'application/x-www-form-urlencoded';
 
-/** The body of a write, as sent and checked: a 413, 415 or 400 (an HttpError) when it cannot be used. */
-export async function readRequestBody(req: Request, timeoutMs: number): Promise<RequestBody> {
+/** The body of a write, as sent and checked against `limits`: a 413, 415 or 400 (an HttpError) when it cannot be used. */
+export async function readRequestBody(req: Request, timeoutMs: number, limits: BodyLimits): Promise<RequestBody> {
   const type = req.headers['content-type'] ?? '';
   if (MULTIPART.test(type)) {
-    const bytes = await readCapped(req, MAX_MULTIPART_BYTES, timeoutMs);
-    await checkMultipart(type, bytes);
-    return { bytes, type };
+    const bytes = await readCapped(req, limits.maxBytes, timeoutMs);
+    await checkMultipart(type, bytes, limits);
+    return { bytes, type, limits };
   }
   if (JSON_TYPE.test(type)) {
-    const bytes = await readCapped(req, MAX_FORM_BYTES, timeoutMs);
+    const bytes = await readCapped(req, limits.maxTextBytes, timeoutMs);
     const text = utf8(bytes, 'the JSON');
     try {
       // V8's JSON.parse is not recursive: any depth under the cap parses; the value is dropped.
@@ -111,13 +104,13 @@ export async function readRequestBody(req: Request, timeoutMs: number): Promise<
     } catch (cause) {
       throw malformed('invalid JSON', cause);
     }
-    return { bytes, type };
+    return { bytes, type, limits };
   }
   const unsupported = httpError(415, 'Unsupported Content-Type: send a form (urlencoded or multipart) or JSON');
   if (type !== '' && !URLENCODED.test(type)) throw unsupported;
-  const bytes = await readCapped(req, MAX_FORM_BYTES, timeoutMs);
+  const bytes = await readCapped(req, limits.maxTextBytes, timeoutMs);
   // No type and no body (a bare button's post) is an empty form; a body of no type is not one.
   if (type === '' && bytes.length > 0) throw unsupported;
-  checkUrlencoded(utf8(bytes, 'the form'));
-  return { bytes, type: type === '' ? EMPTY_FORM_TYPE : type };
+  checkUrlencoded(utf8(bytes, 'the form'), limits);
+  return { bytes, type: type === '' ? EMPTY_FORM_TYPE : type, limits };
 }

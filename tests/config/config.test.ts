@@ -34,6 +34,12 @@ describe('configuration', () => {
     LOG_BUFFER_BYTES: '65536',
     STREAM_TIMEOUT_MS: '2500',
     BODY_TIMEOUT_MS: '12000',
+    BODY_MAX_BYTES: '4194304',
+    BODY_MAX_TEXT_BYTES: '32768',
+    BODY_MAX_FILE_BYTES: '2097152',
+    BODY_MAX_FILES: '8',
+    BODY_MAX_FIELDS: '100',
+    BODY_MAX_FIELD_BYTES: '16384',
     SHUTDOWN_DELAY_MS: '1500',
     SHUTDOWN_GRACE_MS: '4000',
     DIGEST_KEY: 'k'.repeat(16),
@@ -63,10 +69,12 @@ describe('configuration', () => {
   };
 
   it('names every variable server/config/config.ts and its readers read', () => {
-    const source = ['server/config/config.ts', 'server/config/config-values.ts']
+    const source = ['server/config/config.ts', 'server/config/config-values.ts', 'server/config/body-limits.ts']
       .map((file) => readFileSync(join(ROOT, file), 'utf8'))
       .join('\n');
-    const read = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|\(env, '([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1] ?? m[2]));
+    const read = new Set(
+      [...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|\(env, '([A-Z][A-Z0-9_]+)'|\['(BODY_[A-Z0-9_]+)'/g)].map((m) => m[1] ?? m[2] ?? m[3]),
+    );
     expect([...read].sort()).toEqual(Object.keys(EVERY_VARIABLE).sort());
   });
 
@@ -80,6 +88,7 @@ describe('configuration', () => {
       logBufferBytes: 65536,
       streamTimeoutMs: 2500,
       bodyTimeoutMs: 12000,
+      body: { maxBytes: 4194304, maxTextBytes: 32768, maxFileBytes: 2097152, maxFiles: 8, maxFields: 100, maxFieldBytes: 16384 },
       shutdownDelayMs: 1500,
       shutdownGraceMs: 4000,
       digestKey: 'k'.repeat(16),
@@ -122,6 +131,7 @@ describe('configuration', () => {
     [{ LOG_BUFFER_BYTES: '8192' }, 'Invalid LOG_BUFFER_BYTES="8192": expected an integer from 32768 to 268435456'],
     [{ STREAM_TIMEOUT_MS: '5s' }, 'Invalid STREAM_TIMEOUT_MS="5s": expected an integer from 100 to 600000'],
     [{ BODY_TIMEOUT_MS: '20000' }, 'Invalid BODY_TIMEOUT_MS="20000": expected an integer from 100 to 19000'],
+    [{ BODY_MAX_BYTES: '1GB' }, 'Invalid BODY_MAX_BYTES="1GB": expected an integer from 1024 to 16777216'],
     [{ SHUTDOWN_DELAY_MS: 'x' }, 'Invalid SHUTDOWN_DELAY_MS="x": expected an integer from 0 to 600000'],
     [{ SHUTDOWN_GRACE_MS: '-5' }, 'Invalid SHUTDOWN_GRACE_MS="-5": expected an integer from 0 to 600000'],
     [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],

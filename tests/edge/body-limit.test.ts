@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
 import { MAX_ENVELOPE_BYTES } from '../../server/telemetry/tunnel.ts';
-import { MAX_FORM_BYTES } from '../../server/writes/request-body.ts';
+import { DEFAULT_BODY_LIMITS } from '../../server/config/body-limits.ts';
 import { listeningTestApp } from '../support/test-app.ts';
 import { collect, openSocket, parseResponse } from '../support/raw-http.ts';
 
@@ -13,13 +13,14 @@ import { collect, openSocket, parseResponse } from '../support/raw-http.ts';
 // body, no answer would come before the test's timeout, and the 30 s request timeout would
 // add a 408 under a second id.
 
+const { maxTextBytes } = DEFAULT_BODY_LIMITS;
 const REPORT_CAP = 16 * 1024; // server/telemetry/client-errors.ts MAX_REPORT_BYTES
 const ENDPOINTS: [string, number][] = [
   [CLIENT_ERRORS_PATH, REPORT_CAP],
   ['/monitoring', MAX_ENVELOPE_BYTES],
   // An action's body, posted as a document and by the browser's router.
-  ['/guestbook', MAX_FORM_BYTES],
-  ['/_data/guestbook?_routes=guestbook', MAX_FORM_BYTES],
+  ['/guestbook', maxTextBytes],
+  ['/_data/guestbook?_routes=guestbook', maxTextBytes],
 ];
 
 type Shape = { name: string; headers: (cap: number) => string[]; body: (cap: number) => string; status: number };

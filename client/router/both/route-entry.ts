@@ -1,12 +1,12 @@
 // The shape of the route table (client/routes.tsx): the one place a page is declared. Both sides
 // turn it into React Router's routes (./react-router-routes.ts): the server's loaders and actions
 // call the `*.server.ts` modules (client/entry-server.tsx), the browser's ask the server (../browser/navigation.ts).
-import type { RequestContext } from '../../../shared/page-seam.ts';
+import type { BodyLimits, RequestContext } from '../../../shared/page-seam.ts';
 import type { RouteMeta } from '../../../shared/route-discovery.ts';
 import type { PageModule, ServerModule } from './route-module.ts';
 import type { Transported } from './transported.ts';
 
-export type { RequestContext };
+export type { BodyLimits, RequestContext };
 export type { ActionArgs, HostContext, LoaderArgs, MetaArgs, Middleware, PageModule, ParamsOf, ServerModule } from './route-module.ts';
 
 export type { RouteMeta };

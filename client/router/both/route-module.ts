@@ -15,7 +15,7 @@ import type {
   RouterContextProvider,
   ShouldRevalidateFunction,
 } from 'react-router';
-import type { RequestContext } from '../../../shared/page-seam.ts';
+import type { BodyLimits, RequestContext } from '../../../shared/page-seam.ts';
 
 /** The segments of a route path: `/notes/:noteId/*` → `notes` | `:noteId` | `*`. */
 type Segments<Path extends string> = Path extends `${infer Head}/${infer Rest}` ? Head | Segments<Rest> : Path;
@@ -84,6 +84,11 @@ export interface ServerModule {
   middleware?: readonly Middleware[];
   /** The response's headers from this route's and its parent's (React Router's merge, client/router/server/route-headers.ts). */
   headers?: HeadersFunction | HeadersInit;
+  /**
+   * The route's own limits for its action's body, over the host's defaults (BODY_MAX_* in
+   * docs/configuration.md) and within its ceiling: `export const bodyLimits = { maxFileBytes: 5_242_880, maxBytes: 6_291_456 }`.
+   */
+  bodyLimits?: Partial<BodyLimits>;
 }
 
 /**

@@ -55,7 +55,7 @@ export async function routeHeaders(
         for (const [name, value] of from) if (name !== 'set-cookie') headers.set(name, value);
     } else {
       const args = { loaderHeaders, parentHeaders, actionHeaders, errorHeaders: atBoundary ? errorHeaders : undefined };
-      headers = new Headers(typeof own === 'function' ? (own as HeadersFunction)(args) : own);
+      headers = new Headers(typeof own === 'function' ? own(args) : own);
       keepCookies(parentHeaders, headers);
     }
     if (atBoundary && errorHeaders !== loaderHeaders && errorHeaders !== actionHeaders) keepCookies(errorHeaders, headers);

@@ -20,3 +20,8 @@ export async function methodsOf(target: RouteHandle): Promise<readonly string[]>
   const reads = !target.resource || module?.loader !== undefined ? READ_METHODS : [];
   return module?.action !== undefined ? [...reads, ...ACTION_METHODS] : reads;
 }
+
+/** The target route's own body limits, as its module exports them (the host checks them: server/config/body-limits.ts). */
+export async function bodyLimitsOf(target: RouteHandle): Promise<unknown> {
+  return (await target.server?.())?.bodyLimits;
+}

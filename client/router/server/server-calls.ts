@@ -16,6 +16,7 @@ import { handleDeferred } from './deferred-server.tsx';
 import type { LoaderFor, MiddlewareFor } from '../both/react-router-routes.ts';
 import { serverMiddleware } from './server-middleware.ts';
 import type { HostContext, LoaderArgs, ServerModule } from '../both/route-module.ts';
+import { noteBodyLimits } from './form-data.ts';
 
 /** What the static handler passes every loader and action (`requestContext`). */
 export interface CallContext {
@@ -107,7 +108,10 @@ export function fetchRequest(request: PageRequest): Request {
     headers.set('content-type', request.body.type);
     init.body = request.body.bytes;
   }
-  return new Request(request.url, init);
+  const fetched = new Request(request.url, init);
+  // The action's parseFormData holds each file to the limit the host held the body to.
+  if (request.body !== null) noteBodyLimits(fetched, request.body.limits);
+  return fetched;
 }
 
 /**
