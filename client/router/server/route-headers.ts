@@ -1,10 +1,11 @@
 // A route module's `headers` export, merged parent to child as React Router's framework mode
-// merges them (react-router's lib/server-runtime/headers.ts, getDocumentHeadersImpl): each
+// merges them (getDocumentHeadersImpl in React Router's source,
+// https://github.com/remix-run/react-router/blob/main/packages/react-router/lib/server-runtime/headers.ts): each
 // route's function gets its parent's headers, its loader's and action's, and the failure's
 // at the boundary; cookies are always kept. Where no matched route exports `headers`, the host's
 // rule stands: every header a loader or action set reaches the answer (server-calls.ts), which
 // framework mode would drop without a `headers` export.
-import type { HeadersFunction, RouteMatch, StaticHandlerContext } from 'react-router';
+import type { RouteMatch, StaticHandlerContext } from 'react-router';
 import { handleOf } from '../both/route-handle.ts';
 import { HOST_HEADERS } from './server-calls.ts';
 
