@@ -36,6 +36,8 @@ export interface RouteDescriptor {
   /** The page's built module, and the chunks it imports (preloaded with it). */
   readonly module: string;
   readonly imports: readonly string[];
+  /** The stylesheets the page imports: loaded before it renders (client/router/browser/route-styles.ts). */
+  readonly styles: readonly string[];
 }
 
 export interface DiscoveryAnswer {

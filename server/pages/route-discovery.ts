@@ -40,7 +40,7 @@ export function createRouteDiscovery(config: Config, frontend: Frontend): Reques
     const url = new URL(pagePath(req, ''), requestOrigin(config, res));
     const diagnostics = diagnosticsAllowed(config, req);
     const matched = (await frontend.loadRenderer()).match(url, diagnostics);
-    const answer: DiscoveryAnswer = { routes: matched?.describe(frontend.preloadsFor) ?? [] };
+    const answer: DiscoveryAnswer = { routes: matched?.describe(frontend) ?? [] };
     // Development rebuilds the table on every edit, under one release name.
     const cacheControl = diagnostics || !config.isProduction ? 'no-store' : RELEASE_CACHE_CONTROL;
     // A cache must not hand one request's answer to a request with another token.

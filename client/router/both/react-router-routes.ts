@@ -20,10 +20,12 @@ export interface RouteCalls {
 /**
  * A route's lazy part: its page's component. The page's `meta` export goes into the route's
  * handle, which React Router would not take from a lazy function since the route has one.
+ * `styles`: the page's stylesheets, applied before it renders (the browser's; the server's
+ * document links them itself).
  */
-export function lazyPage(load: () => Promise<PageModule>, handle: RouteHandle) {
+export function lazyPage(load: () => Promise<PageModule>, handle: RouteHandle, styles?: () => Promise<unknown>) {
   return async (): Promise<Pick<RouteObject, 'Component'>> => {
-    const page = await load();
+    const [page] = await Promise.all([load(), styles?.()]);
     if (page.meta !== undefined) handle.meta = page.meta;
     return { Component: page.default };
   };

@@ -3,6 +3,7 @@
 import { matchRoutes, type RouteObject } from 'react-router';
 import { fetchRouteData, PREFETCH_HEADERS, type RouteData } from './route-data-client.ts';
 import { setNewest } from '../../../shared/bounded-map.ts';
+import type { RouteHandle } from '../both/HostRoot.tsx';
 
 /** Prefetches in flight at once; the rest wait in a queue (Next.js's prefetch queue width). */
 export const MAX_PREFETCHES_IN_FLIGHT = 5;
@@ -76,10 +77,12 @@ export function createPrefetcher(
     return target.origin === window.location.origin && connection?.saveData !== true;
   }
 
+  // The code only: a page's stylesheets are fetched, and applied when it renders (./route-styles.ts).
   const loadCode = (url: string) =>
     Promise.all(
       (matchesOf(url) ?? []).map(async (m) => {
-        if (typeof m.route.lazy === 'function') await m.route.lazy();
+        const { preload } = (m.route.handle ?? {}) as RouteHandle;
+        if (typeof m.route.lazy === 'function') await (preload ?? m.route.lazy)();
       }),
     );
 

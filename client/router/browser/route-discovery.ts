@@ -10,6 +10,7 @@ import { loadDocument, withDeadline } from './navigation.ts';
 import { hostRoute, lazyPage } from '../both/react-router-routes.ts';
 import type { PageModule } from '../both/route-entry.ts';
 import { RouteErrorBoundary } from '../both/RouteErrorBoundary.tsx';
+import { applyStyles, preloadStyles } from './route-styles.ts';
 import { setNewest } from '../../../shared/bounded-map.ts';
 
 /** Paths whose answer is kept; a page of many links asks for many. Bounds memory, not correctness. */
@@ -38,11 +39,19 @@ function loadModule(route: RouteDescriptor): Promise<PageModule> {
 }
 
 function toRouteObject(route: RouteDescriptor): RouteObject {
-  const handle: RouteHandle = { meta: route.meta, resource: false, boundary: route.boundary };
+  const preload = () => {
+    preloadStyles(route.styles);
+    return loadModule(route);
+  };
+  const handle: RouteHandle = { meta: route.meta, resource: false, boundary: route.boundary, preload };
   const object = {
     id: route.id,
     path: route.path,
-    lazy: lazyPage(() => loadModule(route), handle),
+    lazy: lazyPage(
+      () => loadModule(route),
+      handle,
+      () => applyStyles(route.styles),
+    ),
     loader: route.data && fromServer,
     action: route.data && fromServer,
     ErrorBoundary: route.boundary && RouteErrorBoundary,

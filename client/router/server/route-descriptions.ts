@@ -2,15 +2,13 @@
 // browser's router, which builds them back (./route-discovery.ts). The document carries its
 // own; the discovery endpoint (server/pages/route-discovery.ts) answers for any other path.
 import type { RouteMatch } from 'react-router';
+import type { BuiltModules } from '../../../shared/page-seam.ts';
 import type { RouteDescriptor } from '../../../shared/route-discovery.ts';
 import type { RouteHandle } from '../both/HostRoot.tsx';
 import { HOST_ROUTE_ID } from '../both/react-router-routes.ts';
 
-/** `chunksOf`: a source module's built chunk first, then the chunks it imports (server/assets/frontend.ts). */
-export function describeBranch(
-  matches: readonly RouteMatch[],
-  chunksOf: (sources: readonly string[]) => readonly string[],
-): RouteDescriptor[] {
+/** `modules`: a source module's built chunk first, then the chunks it imports, and its stylesheets (server/assets/frontend.ts). */
+export function describeBranch(matches: readonly RouteMatch[], modules: BuiltModules): RouteDescriptor[] {
   const described: RouteDescriptor[] = [];
   let parentId = HOST_ROUTE_ID;
   for (const { route } of matches) {
@@ -20,7 +18,7 @@ export function describeBranch(
     if (handle.resource) return [];
     const src = handle.src ?? '';
     // In development nothing is built: Vite serves each module at its source path.
-    const [module = `/${src}`, ...imports] = chunksOf([src]);
+    const [module = `/${src}`, ...imports] = modules.preloadsFor([src]);
     described.push({
       id: route.id!,
       parentId,
@@ -31,6 +29,7 @@ export function describeBranch(
       ...(typeof handle.meta === 'object' && { meta: handle.meta }),
       module,
       imports,
+      styles: modules.stylesFor([src]),
     });
     parentId = route.id!;
   }
