@@ -132,7 +132,7 @@ export function createRouteDiscovery(build: string, initial: readonly RouteDescr
   /** A path for the next batch: the links that come into view together are asked for at the end of this task. */
   function batched(pathname: string): Promise<readonly RouteDescriptor[]> {
     if (batch === undefined) {
-      const waiting = (batch = new Map());
+      const waiting = (batch = new Map<string, Waiting>());
       setTimeout(() => {
         batch = undefined;
         fetchBatch(waiting, build);
