@@ -44,7 +44,9 @@ export function ambiguityWarning(result: LookupResult): string | undefined {
 
 function summaryText(summary: DigestSummary): string {
   const sides = summary.count === 0 ? '' : ` (${counts(summary.sides.entries(), Infinity, sideLabel)})`;
-  const lines = [`Digest ${safe(summary.digest)} — ${plural(summary.count, 'occurrence')}${sides}`];
+  const prefetches =
+    summary.prefetches === 0 ? '' : `, and ${summary.prefetches} ${summary.prefetches === 1 ? 'prefetch' : 'prefetches'} nobody saw`;
+  const lines = [`Digest ${safe(summary.digest)} — ${plural(summary.count, 'occurrence')}${sides}${prefetches}`];
   const field = (label: string, value: string) => value !== '' && lines.push(`  ${label.padEnd(LABEL_WIDTH)}${value}`);
   field('first seen', iso(summary.firstSeen));
   field('last seen', iso(summary.lastSeen));
@@ -150,6 +152,7 @@ function summaryJson(summary: DigestSummary): object {
   return {
     digest: summary.digest,
     count: summary.count,
+    prefetches: summary.prefetches,
     firstSeen: isoOrNull(summary.firstSeen),
     lastSeen: isoOrNull(summary.lastSeen),
     sides: summary.sides.entries(),

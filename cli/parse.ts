@@ -30,6 +30,8 @@ export interface Occurrence {
   route?: string;
   /** Process faults: uncaughtException…; browser reports: caught, uncaught, recoverable. */
   kind?: string;
+  /** A prefetch's failure (server/failures/recorder.ts): no user saw it. */
+  prefetch?: true;
   error: SerializedError;
 }
 
@@ -64,6 +66,7 @@ export function occurrenceOf(line: JsonObject): Occurrence | undefined {
     status: typeof line.status === 'number' ? line.status : undefined,
     route: text(line.route),
     kind: text(line.kind),
+    ...(line.prefetch === true && { prefetch: true as const }),
     error: loggedError(error, 0),
   };
 }

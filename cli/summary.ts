@@ -52,6 +52,8 @@ export class DigestSummary {
   readonly reports: BrowserReport[] = [];
   /** Times the error page failed too while answering this failure. */
   secondaryFailures = 0;
+  /** Failures of prefetches, which no user saw: counted apart from the occurrences. */
+  prefetches = 0;
 
   constructor(readonly digest: string) {}
 
@@ -61,6 +63,10 @@ export class DigestSummary {
       return;
     }
     if (occurrence.record === 'report' || occurrence.record === 'claim') return this.addReport(occurrence);
+    if (occurrence.prefetch === true) {
+      this.prefetches++;
+      return;
+    }
     const { time, side } = occurrence;
     this.count++;
     if (time !== undefined) {

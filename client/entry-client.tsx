@@ -61,7 +61,7 @@ else abandonPending();
 const prefetcher = createPrefetcher(
   () => router.routes,
   discovery.dataRouteIds,
-  (pathname) => discovery.discover(pathname, (parentId, children) => router.patchRoutes(parentId, children)),
+  (pathname, batch) => discovery.discover(pathname, (parentId, children) => router.patchRoutes(parentId, children), batch),
 );
 const router = createBrowserRouter(routes, {
   hydrationData: {

@@ -79,19 +79,21 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     options: StreamOptions,
   ) {
     const { pending } = serialized;
-    const { preloadsFor, styleText, ...page } = request.page;
-    // The matched routes' chunks load with the entry, not after it.
+    const { preloadsFor, stylesFor, styleText, ...page } = request.page;
+    // The matched routes' chunks load with the entry, not after it; their stylesheets are in
+    // the document, after the entry's, so the first paint (and a page without JavaScript) is styled.
     const sources = staticContext.matches.map((m) => (m.route.handle as RouteHandle | undefined)?.src).filter((src) => src !== undefined);
     const preloads = [...new Set([...page.assets.preloads, ...preloadsFor(sources)])];
+    const styles = [...new Set([...page.assets.styles, ...stylesFor(sources)])];
     const config: RuntimeConfig = {
       ...page,
-      assets: { ...page.assets, preloads },
+      assets: { ...page.assets, preloads, styles },
       router: {
         loaderData: serialized.data,
         actionData: staticContext.actionData,
         errors: staticContext.errors,
         deferred: pending.map((value) => value.id),
-        routes: describeBranch(staticContext.matches, preloadsFor),
+        routes: describeBranch(staticContext.matches, { preloadsFor, stylesFor }),
       },
     };
     const router = createStaticRouter(handler.dataRoutes, staticContext);
@@ -233,7 +235,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       document: (request, onError) => document(matches, request, onError),
       data: (request, routeIds, onError) => data(matches, request, routeIds, onError),
       resource: (request, onError) => resource(matches, request, onError),
-      describe: async (chunksOf) => describeBranch(matches, chunksOf, leaf.resource && (await leaf.server?.())?.action !== undefined),
+      describe: async (modules) => describeBranch(matches, modules, leaf.resource && (await leaf.server?.())?.action !== undefined),
     };
   }
 

@@ -94,7 +94,9 @@ export interface PageRequest {
     /** The text of each stylesheet by its href, when `assets.stylesInline` (server only: never sent as data). */
     styleText?: Readonly<Record<string, string>>;
     /** The chunks (and what they import) of these source modules, to preload; none in dev. */
-    preloadsFor(sources: readonly string[]): readonly string[];
+    preloadsFor: BuiltModules['preloadsFor'];
+    /** The stylesheets of these source modules, linked or written into the document after the entry's. */
+    stylesFor: BuiltModules['stylesFor'];
     /** The release (shared/route-discovery.ts). */
     build: string;
     requestId: string;
@@ -158,10 +160,19 @@ export interface MatchedRoute {
   /** A resource route's loader (GET, HEAD) or action. */
   resource(request: PageRequest, onError: OnError): Promise<PageResponse>;
   /**
-   * The matched routes as the browser's router learns them; none for a resource route without an
-   * action (one with an action is described, for forms to post to). `chunksOf` is preloadsFor.
+   * The matched routes as the browser's router learns them, with their chunks and stylesheets;
+   * none for a resource route without an action (one with an action is described, for forms to
+   * post to).
    */
-  describe(chunksOf: (sources: readonly string[]) => readonly string[]): Promise<readonly RouteDescriptor[]>;
+  describe(modules: BuiltModules): Promise<readonly RouteDescriptor[]>;
+}
+
+/** What the host knows of the built client (server/assets/frontend.ts), by source module (`client/pages/Home.tsx`). */
+export interface BuiltModules {
+  /** Their built chunks, each module's own first, and the chunks they import; none in development. */
+  preloadsFor(sources: readonly string[]): readonly string[];
+  /** The stylesheets they import, directly or through the chunks they import. */
+  stylesFor(sources: readonly string[]): readonly string[];
 }
 
 export interface Renderer {

@@ -38,10 +38,35 @@ export interface RouteDescriptor {
   /** The page's built module, and the chunks it imports (preloaded with it). */
   readonly module: string;
   readonly imports: readonly string[];
+  /** The stylesheets the page imports: loaded before it renders (client/router/browser/route-styles.ts). */
+  readonly styles: readonly string[];
 }
 
 export interface DiscoveryAnswer {
   readonly routes: readonly RouteDescriptor[];
+}
+
+/**
+ * Many paths in one request (`GET DISCOVERY_PATH?build=<release>&p=/a&p=/b`, no slash after
+ * DISCOVERY_PATH): a page's links in view are discovered together, as React Router's framework
+ * mode asks its `/__manifest?p=…` for them. Each path answers what its own request would.
+ */
+export const PATHS_PARAM = 'p';
+
+export interface DiscoveryBatchAnswer {
+  readonly branches: Readonly<Record<string, readonly RouteDescriptor[]>>;
+}
+
+/**
+ * The longest batch URL the browser sends; more paths go in another request. React Router's
+ * URL_LIMIT for its manifest requests (7,680 characters), well under the server's header limit.
+ */
+export const MAX_BATCH_URL_LENGTH = 7_680;
+
+/** The batch URL for page paths; callers keep it under MAX_BATCH_URL_LENGTH. */
+export function discoveryBatchUrl(pathnames: readonly string[], build: string): string {
+  const params = new URLSearchParams([[BUILD_PARAM, build], ...pathnames.map((path) => [PATHS_PARAM, path])]);
+  return `${DISCOVERY_PATH}?${params.toString()}`;
 }
 
 /** The discovery URL for a page path (no query: the routes a path matches do not depend on it). */

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type RequestHandler } from 'express';
 import type { PageAssets } from '../../shared/runtime.ts';
-import type { Renderer } from '../../shared/page-seam.ts';
+import type { BuiltModules, Renderer } from '../../shared/page-seam.ts';
 import { createSourceMapper } from '../failures/source-maps.ts';
+import { moduleGraphStyles } from './module-graph-styles.ts';
 import { servePrecompressed } from './precompressed-assets.ts';
 import { servePublicFiles } from './public-files.ts';
 import { serveSharedAssets } from './shared-assets.ts';
@@ -14,7 +15,7 @@ import { pathOf } from '../observe/url-path.ts';
 // The one place where dev and production differ: where client assets come from and how the
 // React renderer is loaded. Dev-only packages (vite) are imported dynamically.
 
-export interface Frontend {
+export interface Frontend extends BuiltModules {
   /** Serves the client's files: Vite's dev middleware, or the built assets. */
   readonly middleware: RequestHandler;
   readonly assets: PageAssets;
@@ -22,8 +23,6 @@ export interface Frontend {
   readonly build: string;
   /** The stylesheets' text by href, when they are written into the document (production). */
   readonly styleText?: Readonly<Record<string, string>>;
-  /** The built chunks of these source modules and the chunks they import. */
-  preloadsFor(sources: readonly string[]): readonly string[];
   loadRenderer(): Promise<Renderer>;
   /** Built only: maps a failure's stack to the source files through the shipped source maps. */
   fixStack?(error: unknown): void;
@@ -79,19 +78,24 @@ export function assetsFromManifest(manifest: Record<string, ManifestChunk>, base
   return { scripts: [url(entry.file)], preloads: [...preloads].map(url), styles: [...styles].map(url) };
 }
 
-/** A chunk per source module, with everything it imports, from Vite's manifest; cached per set. */
-export function chunksFromManifest(manifest: Record<string, ManifestChunk>, base = '/') {
+/**
+ * What the built chunks of these source modules bring, from Vite's manifest, cached per set:
+ * `pick` reads a chunk's own files (its file, or its CSS) and the walk follows its imports.
+ */
+function walkManifest(manifest: Record<string, ManifestChunk>, base: string, pick: (chunk: ManifestChunk) => readonly string[]) {
   const cache = new Map<string, readonly string[]>();
   return (sources: readonly string[]): readonly string[] => {
     const key = sources.join('\n');
     const known = cache.get(key);
     if (known) return known;
+    const seen = new Set<ManifestChunk>();
     const files = new Set<string>();
     const visit = (keys: readonly string[] = []) => {
       for (const key of keys) {
         const chunk = manifest[key];
-        if (!chunk || files.has(chunk.file)) continue;
-        files.add(chunk.file);
+        if (!chunk || seen.has(chunk)) continue;
+        seen.add(chunk);
+        pick(chunk).forEach((file) => files.add(file));
         visit(chunk.imports);
       }
     };
@@ -103,9 +107,26 @@ export function chunksFromManifest(manifest: Record<string, ManifestChunk>, base
   };
 }
 
+/** A chunk per source module, with everything it imports, from Vite's manifest; cached per set. */
+export const chunksFromManifest = (manifest: Record<string, ManifestChunk>, base = '/') =>
+  walkManifest(manifest, base, (chunk) => [chunk.file]);
+
 /**
- * The built stylesheets' text by href, if small enough to write into each document. Vite writes
- * the URLs inside them from the site's root (base '/'), so they resolve the same from any page.
+ * The stylesheets a page or layout module imports (Vite's manifest lists them as its chunk's
+ * `css`, and its imported chunks'), to link or write into the document beside the entry's.
+ */
+export const stylesFromManifest = (manifest: Record<string, ManifestChunk>, base = '/') =>
+  walkManifest(manifest, base, (chunk) => chunk.css ?? []);
+
+/** Every stylesheet of the build: the entry's and each page's. */
+function allStyles(manifest: Record<string, ManifestChunk>, base = '/'): string[] {
+  return [...new Set(Object.values(manifest).flatMap((chunk) => chunk.css ?? []))].map((file) => base + file);
+}
+
+/**
+ * The built stylesheets' text by href, if small enough to write into each document: all of the
+ * build's together, so any page's (the entry's and its routes') fits. Vite writes the URLs
+ * inside them from the site's root (base '/'), so they resolve the same from any page.
  */
 function inlineStyles(clientDir: string, hrefs: readonly string[]): Record<string, string> | undefined {
   const text = Object.fromEntries(hrefs.map((href) => [href, readFileSync(join(clientDir, href), 'utf8')]));
@@ -140,13 +161,14 @@ export function createProdFrontend(
   if (sharedAssetsDir !== undefined) router.use('/assets', serveSharedAssets(sharedAssetsDir));
   router.use(servePublicFiles(clientDir));
   const linked = assetsFromManifest(manifest);
-  const styleText = inlineStyles(clientDir, linked.styles);
+  const styleText = inlineStyles(clientDir, allStyles(manifest));
   return {
     middleware: router,
     assets: styleText === undefined ? linked : { ...linked, stylesInline: true },
     build: createHash('sha256').update(manifestText).digest('base64url').slice(0, BUILD_ID_LENGTH),
     styleText,
     preloadsFor: chunksFromManifest(manifest),
+    stylesFor: stylesFromManifest(manifest),
     loadRenderer: () => Promise.resolve(renderer),
     fixStack,
     close: () => Promise.resolve(),
@@ -169,6 +191,7 @@ export async function createDevFrontend(root: string, hmrPort: number): Promise<
     assets: { scripts: ['/@vite/client', `/${CLIENT_ENTRY}`], preloads: [], styles: DEV_STYLES },
     build: 'dev',
     preloadsFor: () => [],
+    stylesFor: moduleGraphStyles(vite, root),
     loadRenderer: () => vite.ssrLoadModule(SERVER_ENTRY) as Promise<Renderer>,
     close: () => vite.close(),
   };

@@ -86,6 +86,7 @@ export function createPageRequests(deps: PageRequestDeps) {
         assets: deps.frontend.assets,
         styleText: deps.frontend.styleText,
         preloadsFor: deps.frontend.preloadsFor,
+        stylesFor: deps.frontend.stylesFor,
         build: deps.frontend.build,
         requestId: String(req.id),
         hostname: displayHostname(deps.config, res),

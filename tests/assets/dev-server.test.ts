@@ -125,6 +125,16 @@ describe('`npm run dev`', () => {
     }
   });
 
+  it('links the stylesheet a page module imports, found in the module graph: its first paint is styled, JavaScript or not', async () => {
+    const html = await (await fetch(`${url}/guestbook`)).text();
+    const hrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]!);
+    expect(hrefs).toEqual(['/client/styles.css', '/shared/error-page.css', '/client/pages/guestbook/guestbook.css']);
+    const css = await fetch(`${url}${hrefs[2]}`, { headers: { accept: 'text/css,*/*;q=0.1' } });
+    expect(await css.text()).toContain('.guestbook-form');
+    // The home page imports no such stylesheet.
+    expect(await (await fetch(`${url}/`)).text()).not.toContain('guestbook.css');
+  });
+
   it('a route boundary shows the failure’s message and stack, in development only', async () => {
     const res = await fetch(`${url}/_diag/loader-error`, { headers: DIAG });
     expect(res.status).toBe(500);

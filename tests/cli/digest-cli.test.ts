@@ -3,7 +3,10 @@ import { gzipSync } from 'node:zlib';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import request from 'supertest';
+
 import { jsonLines, runDigest, writeLog } from '../support/digest-cli.ts';
+import { createTestApp, DIAG } from '../support/test-app.ts';
 
 import { CLIENT_DIGEST, GARBAGE, loggedFailures, type Failure } from '../support/digest-cli-fixture.ts';
 // The digest CLI over logs the real server wrote: an operator holding a digest from a user's
@@ -142,5 +145,26 @@ describe('reading the logs', () => {
     const run = runDigest([page.digest, join(dir, 'missing.log')]);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^digest: cannot read .*missing\.log: ENOENT/);
+  });
+});
+
+describe('prefetches', () => {
+  it('counts a failure no user saw (a prefetch’s) apart from the occurrences, in text and JSON', async () => {
+    const { app, logs } = createTestApp();
+    const data = '/_data/_diag/loader-error?_routes=diag-loader-error';
+    await request(app).get(data).set(DIAG).set('Purpose', 'prefetch');
+    await request(app).get(data).set(DIAG);
+    // The prefetch's line is at warn (server/observe/log-levels.ts), the other at error: both carry the error.
+    const failureLines = logs.lines.filter((line) => line.error !== undefined);
+    const digest = failureLines[0]!.digest!;
+    expect(failureLines.map((line) => [line.digest, line.prefetch])).toEqual([
+      [digest, true],
+      [digest, undefined],
+    ]);
+    const file = writeLog(dir, 'prefetch.log', logs.lines.map((line) => JSON.stringify(line)).join('\n'));
+    const run = runDigest([digest, file]);
+    expect(run.stdout).toContain(`Digest ${digest} — 1 occurrence (server-side ×1), and 1 prefetch nobody saw`);
+    const json = JSON.parse(runDigest(['--json', digest, file]).stdout) as { matches: { count: number; prefetches: number }[] };
+    expect(json.matches[0]).toMatchObject({ count: 1, prefetches: 1 });
   });
 });

@@ -35,7 +35,8 @@ describe('client navigation in a real browser: timeouts, stale prefetches and fa
   it(`uses a fresh prefetch for a navigation, and fetches again once it is older than ${PREFETCH_STALE_MS / 1000} s`, async () => {
     const { page, requests, close } = await nav.hydrated('/guide/streaming', undefined, true);
     const failures = () => dataFetches(requests, '/guide/failures').length;
-    await vi.waitFor(() => expect(failures()).toBe(1)); // the visible tab was prefetched
+    await page.getByRole('link', { name: 'Failures' }).first().hover();
+    await vi.waitFor(() => expect(failures()).toBe(1)); // the tab under the pointer was prefetched
     await page.getByRole('link', { name: 'Failures' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Failures' }).waitFor();
     expect(failures()).toBe(1);

@@ -38,11 +38,12 @@ describe('client navigation in a real browser', () => {
     await link.scrollIntoViewIfNeeded();
     const scrolled = await page.evaluate(() => window.scrollY);
     expect(scrolled).toBeGreaterThan(0);
-    // The reader stays a moment on the next page: its tab back to this one is prefetched there,
-    // the streamed part included.
+    // The reader stays a moment on the next page, the pointer on its tab back to this one: that
+    // prefetches it, the streamed part included.
     const answered = nav.counting.stats.finished.get('/_data/guide/streaming') ?? 0;
     await link.click();
     await page.getByRole('heading', { level: 1, name: 'Failures' }).waitFor();
+    await page.getByRole('link', { name: 'Streaming' }).first().hover();
     await vi.waitFor(() => expect(nav.counting.stats.finished.get('/_data/guide/streaming')).toBe(answered + 1));
     await page.goBack();
     await page.getByRole('heading', { level: 1, name: 'Streaming' }).waitFor();
@@ -66,17 +67,36 @@ describe('client navigation in a real browser', () => {
     await close();
   });
 
-  it(`never has more than ${MAX_PREFETCHES_IN_FLIGHT} prefetches in flight for a page of 12 visible links, and fetches each once`, async () => {
+  it(`never has more than ${MAX_PREFETCHES_IN_FLIGHT} prefetches in flight for a page of 12 visible links prefetched in view, and fetches each once`, async () => {
     nav.counting.stats.maxInFlight = 0;
-    const { close } = await nav.hydrated('/_diag/links?count=12&ms=400', { width: 1280, height: 2000 });
+    const { close } = await nav.hydrated('/_diag/links?count=12&ms=400&prefetch=viewport', { width: 1280, height: 2000 });
     await vi.waitFor(() => expect(nav.counting.stats.byPath.get('/_data/_diag/slow-loader')).toBe(12), { timeout: 10_000 });
     await vi.waitFor(() => expect(nav.counting.stats.inFlight).toBe(0));
     expect(nav.counting.stats.maxInFlight).toBe(MAX_PREFETCHES_IN_FLIGHT);
     await close();
   });
 
+  it('links in view cost one discovery request and their code and stylesheets, no loader; a hover fetches that page’s data once', async () => {
+    const { page, requests, close } = await nav.hydrated('/', { width: 1280, height: 2000 });
+    const discoveries = () => requests.filter((r) => new URL(r.url()).pathname.startsWith('/_routes'));
+    const fetched = (pattern: RegExp) => requests.some((r) => pattern.test(new URL(r.url()).pathname));
+    // The guestbook's code and its stylesheet (fetched, not applied) come after the one batch.
+    await vi.waitFor(() => expect(fetched(/^\/assets\/Guestbook-[\w-]+\.js$/) && fetched(/^\/assets\/Guestbook-[\w-]+\.css$/)).toBe(true));
+    expect(discoveries().map((r) => new URL(r.url()).pathname)).toEqual(['/_routes']);
+    expect(new URL(discoveries()[0]!.url()).searchParams.getAll('p')).toEqual(expect.arrayContaining(['/guestbook', '/guide/streaming']));
+    expect(await page.evaluate(() => document.querySelectorAll('link[rel="stylesheet"][href*="Guestbook"]').length)).toBe(0);
+    expect(dataFetches(requests)).toEqual([]);
+    await page.getByRole('link', { name: 'Guestbook' }).hover();
+    await vi.waitFor(() => expect(dataFetches(requests, '/guestbook')).toHaveLength(1));
+    expect(dataFetches(requests)).toHaveLength(1);
+    expect(discoveries()).toHaveLength(1);
+    await close();
+  });
+
   it('a prefetch asks only for the loaders its navigation runs: the layout’s data is not fetched again per link', async () => {
     const { page, requests, close } = await nav.hydrated('/guide/streaming');
+    await page.getByRole('link', { name: 'Failures' }).first().hover();
+    await page.getByRole('link', { name: 'react-ssr-host' }).first().hover();
     await vi.waitFor(() => expect(dataFetches(requests, '/guide/failures')).toHaveLength(1));
     await vi.waitFor(() => expect(dataFetches(requests).filter((r) => new URL(r.url()).pathname === '/_data/')).toHaveLength(1));
     const asked = dataFetches(requests).map((r) => new URL(r.url()).searchParams.get('_routes'));

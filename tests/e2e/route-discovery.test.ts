@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
 import { NAVIGATION_TIMEOUT_MS } from '../../client/router/browser/navigation.ts';
-import { DISCOVERY_PATH } from '../../shared/route-discovery.ts';
+import { DISCOVERY_PATH, PATHS_PARAM } from '../../shared/route-discovery.ts';
 import type { RuntimeConfig } from '../../shared/runtime.ts';
 import { openPage } from '../support/browser.ts';
 import { DIAG } from '../support/test-app.ts';
@@ -12,10 +12,13 @@ import { documentLoads, navigationSuite, recordRequests } from './navigation-har
 // was not, when it is followed. A path without a page, or an answer that does not come, ends
 // in a document load: the server answers.
 
+/** Discovery requests that asked for `path` (on its own, or in a batch), or all of them. */
 const discoveries = (requests: Request[], path = '') =>
-  requests.filter(
-    (r) => new URL(r.url()).pathname === `${DISCOVERY_PATH}${path}` || (path === '' && r.url().includes(`${DISCOVERY_PATH}/`)),
-  );
+  requests.filter((r) => {
+    const url = new URL(r.url());
+    if (url.pathname === DISCOVERY_PATH) return path === '' || url.searchParams.getAll(PATHS_PARAM).includes(path);
+    return url.pathname === `${DISCOVERY_PATH}${path}` || (path === '' && url.pathname.startsWith(`${DISCOVERY_PATH}/`));
+  });
 const routeIds = (page: Page) =>
   page.evaluate(() => (window as unknown as { __REACT_SSR_HOST__: RuntimeConfig }).__REACT_SSR_HOST__.router.routes.map((r) => r.id));
 

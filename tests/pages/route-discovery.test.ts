@@ -36,6 +36,31 @@ describe('route discovery', () => {
     }
   });
 
+  it('answers many paths in one batch, each as its own request would, with the cache of the release', async () => {
+    const paths = ['/', '/guestbook', '//guestbook', '/no-such-page', '/api/guestbook'];
+    const query = paths.map((path) => `p=${encodeURIComponent(path)}`).join('&');
+    const res = await request(host.app).get(`/_routes?build=${build}&${query}`).expect(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const { branches } = res.body as { branches: Record<string, RouteDescriptor[]> };
+    expect(Object.keys(branches)).toEqual(paths);
+    for (const path of ['/', '/guestbook', '/no-such-page', '/api/guestbook']) {
+      expect(branches[path], path).toEqual(routesIn(await discover(path).expect(200)));
+    }
+    expect(ids(branches['//guestbook']!)).toEqual(['site', 'guestbook']);
+    expect(branches['/guestbook']!.at(-1)!.styles).toEqual([expect.stringMatching(/^\/assets\/Guestbook-[\w-]+\.css$/)]);
+  });
+
+  it('refuses a batch path that is not a path, too many paths, or a batch of another release', async () => {
+    await request(host.app).get(`/_routes?build=${build}&p=guestbook`).expect(400);
+    await request(host.app).get(`/_routes?build=${build}&p=/a&x=1`).expect(400);
+    await request(host.app)
+      .get(`/_routes?build=${build}&${Array.from({ length: 961 }, (_, i) => `p=/${i}`).join('&')}`)
+      .expect(400);
+    await request(host.app).get(`/_routes?build=other&p=/`).expect(409);
+    // One path's form takes no paths.
+    await request(host.app).get(`/_routes/guestbook?build=${build}&p=/`).expect(400);
+  });
+
   it('describes each route as the browser needs it: path, data, boundary, static meta, and built chunks that are served', async () => {
     const { routes } = (await discover('/guide/streaming').expect(200)).body as { routes: RouteDescriptor[] };
     expect(routes[1]).toMatchObject({ id: 'guide', path: 'guide/:topic?', data: true, boundary: true });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { createSession } from 'react-router';
-import { assetsFromManifest, chunksFromManifest } from '../../server/assets/frontend.ts';
+import { assetsFromManifest, chunksFromManifest, stylesFromManifest } from '../../server/assets/frontend.ts';
 import type { Renderer } from '../../shared/page-seam.ts';
 
 /** The bench passes its frozen copy of the build (see build-snapshot.ts). */
@@ -42,7 +42,14 @@ function page(path: (url: URL) => string): RequestHandler {
         renderSignal: signal,
         waitForAll: false,
         nonce: '',
-        page: { assets, preloadsFor: chunksFromManifest(manifest), build: 'floor', requestId: randomUUID(), hostname: 'localhost' },
+        page: {
+          assets,
+          preloadsFor: chunksFromManifest(manifest),
+          stylesFor: stylesFromManifest(manifest),
+          build: 'floor',
+          requestId: randomUUID(),
+          hostname: 'localhost',
+        },
       },
       // Errors are React's to show; the floor keeps no log.
       () => ({ status: 500, digest: undefined }),

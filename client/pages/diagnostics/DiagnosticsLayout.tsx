@@ -16,7 +16,7 @@ export default function DiagnosticsLayout() {
     <main id={CONTENT_ID} tabIndex={-1} className="page">
       <nav aria-label="Diagnostics" className="tabs" data-testid="diag-layout">
         {PAGES.map(([to, label]) => (
-          <Link key={to} to={to} prefetch={false}>
+          <Link key={to} to={to} prefetch="none">
             {label}
           </Link>
         ))}

@@ -12,18 +12,19 @@ function bounded(raw: string | null, fallback: number, max: number): number {
   return Number.isInteger(value) && value >= 0 ? Math.min(value, max) : fallback;
 }
 
-/** `?count=N&ms=M`: N links to pages whose loader takes M ms. */
+/** `?count=N&ms=M`: N links to pages whose loader takes M ms; `&prefetch=viewport` prefetches their data in view. */
 export default function Links() {
   const [search] = useSearchParams();
   const count = bounded(search.get('count'), DEFAULT_COUNT, MAX_COUNT);
   const ms = bounded(search.get('ms'), DEFAULT_TARGET_MS, 30_000);
+  const prefetch = search.get('prefetch') === 'viewport' ? 'viewport' : undefined;
   return (
     <>
       <h1>Diagnostic: links</h1>
       <ul>
         {Array.from({ length: count }, (_, i) => (
           <li key={i}>
-            <Link to={`/_diag/slow-loader?ms=${ms}&n=${i + 1}`}>{`Slow page ${i + 1}`}</Link>
+            <Link to={`/_diag/slow-loader?ms=${ms}&n=${i + 1}`} prefetch={prefetch}>{`Slow page ${i + 1}`}</Link>
           </li>
         ))}
       </ul>

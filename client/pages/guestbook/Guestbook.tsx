@@ -2,6 +2,7 @@ import { Form, useActionData, useFetcher, useLoaderData, useNavigation, useReval
 import type { ActionData, LoaderData } from '../../host.ts';
 import type { action, loader } from './guestbook.server.ts';
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
+import './guestbook.css';
 
 type Entry = LoaderData<typeof loader>['entries'][number];
 /** The action's answer to a post it refused: what was sent, and what is wrong with it. */

@@ -31,11 +31,12 @@ type LazyPart = Pick<RouteObject, 'Component' | 'ErrorBoundary' | 'HydrateFallba
  * route; the rest (`meta`, `links`, the app's `handle`, the client data functions) into its
  * handle, which React Router would not take from a lazy function since the route has one. A
  * route the table gives a boundary keeps it: RouteErrorBoundary shows the page's own
- * ErrorBoundary when it exports one.
+ * ErrorBoundary when it exports one. `styles`: the page's stylesheets, applied before it
+ * renders (the browser's; the server's document links them itself).
  */
-export function lazyPage(load: () => Promise<PageModule>, handle: RouteHandle) {
+export function lazyPage(load: () => Promise<PageModule>, handle: RouteHandle, styles?: () => Promise<unknown>) {
   return async (): Promise<LazyPart> => {
-    const page = await load();
+    const [page] = await Promise.all([load(), styles?.()]);
     Object.assign(handle, page.handle, { page });
     const part: LazyPart = { Component: page.default };
     if (page.ErrorBoundary !== undefined && handle.boundary !== true) part.ErrorBoundary = page.ErrorBoundary;

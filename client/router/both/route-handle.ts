@@ -17,6 +17,8 @@ export interface RouteHandle {
   resource: boolean;
   /** Its failures show in its own boundary (the table's `boundary`). */
   boundary?: boolean;
+  /** The browser's: loads the page's code and fetches its stylesheets without applying them (a prefetch). */
+  preload?: () => Promise<unknown>;
   /** The page module, once loaded: its `meta`, `links`, `ErrorBoundary`, client data functions. */
   page?: PageModule;
   [key: string]: unknown;

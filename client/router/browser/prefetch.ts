@@ -1,8 +1,11 @@
-// Loads a page's routes, code and data before it is needed: when a link comes into view or is
-// hovered or touched. The numbers are Next.js's (see docs/pages.md, "Client navigation").
+// Loads a page's routes, code and data before it is needed: its routes (one request for all the
+// links in view), code and stylesheets when a link comes into view; its loader data on intent
+// (hover, focus, touch), or in view too for `prefetch="viewport"`, as React Router's framework
+// mode splits them. The numbers are Next.js's (see docs/pages.md, "Client navigation").
 import { matchRoutes, type RouteObject } from 'react-router';
 import { fetchRouteData, PREFETCH_HEADERS, type RouteData } from './route-data-client.ts';
 import { setNewest } from '../../../shared/bounded-map.ts';
+import type { RouteHandle } from '../both/route-handle.ts';
 
 /** Prefetches in flight at once; the rest wait in a queue (Next.js's prefetch queue width). */
 export const MAX_PREFETCHES_IN_FLIGHT = 5;
@@ -20,10 +23,10 @@ interface Entry {
 type Connection = { saveData?: boolean };
 
 export interface Prefetcher {
-  /** Queues a prefetch of a same-origin page URL (path and query). */
+  /** Queues a prefetch of a same-origin page URL (path and query): its code and its data. */
   prefetch(url: string): void;
-  /** Prefetches a link's target once it scrolls into view; returns the clean-up. */
-  observe(element: Element, url: string): () => void;
+  /** Once a link scrolls into view, prefetches its target's code (and its data too with `data`); returns the clean-up. */
+  observe(element: Element, url: string, data: boolean): () => void;
   /**
    * For a navigation: a fresh prefetched result, or a fetch that starts now, ahead of the queue.
    * A revalidation (`revalidate()`) and a prefetch that failed always fetch again.
@@ -42,7 +45,7 @@ export interface Prefetcher {
 export function createPrefetcher(
   routes: () => RouteObject[],
   loaderIds: ReadonlySet<string>,
-  discover: (pathname: string) => Promise<boolean>,
+  discover: (pathname: string, batch: boolean) => Promise<boolean>,
 ): Prefetcher {
   const cache = new Map<string, Entry>();
   const queue: string[] = [];
@@ -76,10 +79,12 @@ export function createPrefetcher(
     return target.origin === window.location.origin && connection?.saveData !== true;
   }
 
+  // The code only: a page's stylesheets are fetched, and applied when it renders (./route-styles.ts).
   const loadCode = (url: string) =>
     Promise.all(
       (matchesOf(url) ?? []).map(async (m) => {
-        if (typeof m.route.lazy === 'function') await m.route.lazy();
+        const { preload } = (m.route.handle ?? {}) as RouteHandle;
+        if (typeof m.route.lazy === 'function') await (preload ?? m.route.lazy)();
       }),
     );
 
@@ -123,10 +128,10 @@ export function createPrefetcher(
   }
 
   const waiting = (url: string) => cached(url) !== undefined || queue.includes(url);
-  const prefetch = (url: string) => {
+  const prefetch = (url: string, batch = false) => {
     if (waiting(url) || !allowed(url)) return;
     // Only a page's: a path the server has no page for is left to the click (a document load).
-    discover(new URL(url, window.location.href).pathname).then(
+    discover(new URL(url, window.location.href).pathname, batch).then(
       (page) => {
         if (!page || waiting(url)) return;
         queue.push(url);
@@ -135,19 +140,31 @@ export function createPrefetcher(
       () => {},
     );
   };
+  /** A link in view: its routes (in the batch of the links in view with it), then their code and stylesheets. */
+  const prefetchCode = (url: string) => {
+    if (!allowed(url)) return;
+    discover(new URL(url, window.location.href).pathname, true).then(
+      (page) => {
+        if (page) loadCode(url).catch(() => {});
+      },
+      () => {},
+    );
+  };
 
   let observer: IntersectionObserver | undefined;
-  const watched = new WeakMap<Element, string>();
-  function observe(element: Element, url: string): () => void {
+  const watched = new WeakMap<Element, { url: string; data: boolean }>();
+  function observe(element: Element, url: string, data: boolean): () => void {
     observer ??= new IntersectionObserver((entries) => {
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
         observer!.unobserve(entry.target);
         const target = watched.get(entry.target);
-        if (target !== undefined) prefetch(target);
+        if (target === undefined) continue;
+        if (target.data) prefetch(target.url, true);
+        else prefetchCode(target.url);
       }
     });
-    watched.set(element, url);
+    watched.set(element, { url, data });
     observer.observe(element);
     return () => observer?.unobserve(element);
   }
@@ -166,5 +183,5 @@ export function createPrefetcher(
     queue.length = 0;
   }
 
-  return { prefetch, observe, take, forget, loadCode };
+  return { prefetch: (url) => prefetch(url), observe, take, forget, loadCode };
 }

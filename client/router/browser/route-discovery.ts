@@ -4,12 +4,20 @@
 // for, an answer that does not come in time, or one from another release: the browser loads
 // the document, and the server answers (its 404, its resource route, the new release).
 import type { Navigation, PatchRoutesOnNavigationFunction, RouteObject } from 'react-router';
-import { discoveryUrl, type DiscoveryAnswer, type RouteDescriptor } from '../../../shared/route-discovery.ts';
+import {
+  discoveryBatchUrl,
+  discoveryUrl,
+  MAX_BATCH_URL_LENGTH,
+  type DiscoveryAnswer,
+  type DiscoveryBatchAnswer,
+  type RouteDescriptor,
+} from '../../../shared/route-discovery.ts';
 import type { RouteHandle } from '../both/route-handle.ts';
 import { loadDocument, withDeadline } from './navigation.ts';
 import { hostRoute, lazyPage } from '../both/react-router-routes.ts';
 import type { PageModule } from '../both/route-entry.ts';
 import { RouteErrorBoundary } from '../both/RouteErrorBoundary.tsx';
+import { applyStyles, preloadStyles } from './route-styles.ts';
 import { setNewest } from '../../../shared/bounded-map.ts';
 
 /** Paths whose answer is kept; a page of many links asks for many. Bounds memory, not correctness. */
@@ -40,11 +48,19 @@ function loadModule(route: RouteDescriptor): Promise<PageModule> {
 function toRouteObject(route: RouteDescriptor): RouteObject {
   // A resource route: the data strategy posts to its action, and loads any GET as a document.
   if (route.resource) return { id: route.id, path: route.path, loader: fromServer, action: fromServer, handle: { resource: true } };
-  const handle: RouteHandle = { meta: route.meta, resource: false, boundary: route.boundary };
+  const preload = () => {
+    preloadStyles(route.styles);
+    return loadModule(route);
+  };
+  const handle: RouteHandle = { meta: route.meta, resource: false, boundary: route.boundary, preload };
   const object = {
     id: route.id,
     path: route.path,
-    lazy: lazyPage(() => loadModule(route), handle),
+    lazy: lazyPage(
+      () => loadModule(route),
+      handle,
+      () => applyStyles(route.styles),
+    ),
     loader: route.data && fromServer,
     action: route.data && fromServer,
     ErrorBoundary: route.boundary && RouteErrorBoundary,
@@ -62,13 +78,47 @@ async function fetchAnswer(pathname: string, build: string): Promise<readonly Ro
   return routes as readonly RouteDescriptor[];
 }
 
+interface Waiting {
+  resolve(routes: readonly RouteDescriptor[]): void;
+  reject(error: unknown): void;
+}
+
+/** Asks for these paths' routes, as few requests as the URL length allows; each path's promise settles with its answer. */
+function fetchBatch(waiting: Map<string, Waiting>, build: string): void {
+  const groups: string[][] = [[]];
+  for (const path of waiting.keys()) {
+    const group = groups.at(-1)!;
+    if (group.length > 0 && discoveryBatchUrl([...group, path], build).length > MAX_BATCH_URL_LENGTH) groups.push([path]);
+    else group.push(path);
+  }
+  for (const paths of groups) {
+    const answered = fetch(discoveryBatchUrl(paths, build), { headers: { Accept: 'application/json' } }).then(async (response) => {
+      if (!response.ok) throw new Error(`Route discovery answered ${response.status}`);
+      const { branches } = (await response.json()) as Partial<DiscoveryBatchAnswer>;
+      if (typeof branches !== 'object') throw new Error('Route discovery answered without branches');
+      return branches;
+    });
+    for (const path of paths) {
+      const { resolve, reject } = waiting.get(path)!;
+      answered.then((branches) => {
+        const routes = branches[path];
+        if (Array.isArray(routes)) resolve(routes as readonly RouteDescriptor[]);
+        else reject(new Error(`Route discovery left out ${path}`));
+      }, reject);
+    }
+  }
+}
+
 export interface RouteDiscovery {
   /** The document's routes under the host's root: what the router starts from. */
   readonly routes: RouteObject[];
   /** The routes with server data, known so far (the data strategy asks the server for these). */
   readonly dataRouteIds: ReadonlySet<string>;
-  /** Learns the routes of a path into the router; resolves whether a page answers it. */
-  discover(pathname: string, patch: (parentId: string, children: RouteObject[]) => void): Promise<boolean>;
+  /**
+   * Learns the routes of a path into the router; resolves whether a page answers it. `batch`:
+   * asked with the other paths asked for in the same task, in one request (links coming into view).
+   */
+  discover(pathname: string, patch: (parentId: string, children: RouteObject[]) => void, batch?: boolean): Promise<boolean>;
   /** `navigation`: the router's (where it is going, with the query a document load needs). */
   patchRoutesOnNavigation(navigation: () => Navigation): PatchRoutesOnNavigationFunction;
 }
@@ -80,10 +130,24 @@ export function createRouteDiscovery(build: string, initial: readonly RouteDescr
   const root = hostRoute([]);
   const byId = new Map<string, RouteObject>([[root.id!, root]]);
 
-  function answerFor(pathname: string): Promise<readonly RouteDescriptor[]> {
+  let batch: Map<string, Waiting> | undefined;
+  /** A path for the next batch: the links that come into view together are asked for at the end of this task. */
+  function batched(pathname: string): Promise<readonly RouteDescriptor[]> {
+    if (batch === undefined) {
+      const waiting = (batch = new Map<string, Waiting>());
+      setTimeout(() => {
+        batch = undefined;
+        fetchBatch(waiting, build);
+      });
+    }
+    const pending = batch;
+    return new Promise((resolve, reject) => pending.set(pathname, { resolve, reject }));
+  }
+
+  function answerFor(pathname: string, inBatch = false): Promise<readonly RouteDescriptor[]> {
     let answer = answers.get(pathname);
     if (answer === undefined) {
-      answer = fetchAnswer(pathname, build);
+      answer = inBatch ? batched(pathname) : fetchAnswer(pathname, build);
       // A failed answer is asked for again next time.
       answer.catch(() => answers.get(pathname) === answer && answers.delete(pathname));
       setNewest(answers, pathname, answer, MAX_KNOWN_PATHS);
@@ -110,8 +174,8 @@ export function createRouteDiscovery(build: string, initial: readonly RouteDescr
     byId.set(child!.id!, child!);
   });
 
-  const discover = async (pathname: string, patch: (parentId: string, children: RouteObject[]) => void) =>
-    learn(await answerFor(pathname), patch);
+  const discover = async (pathname: string, patch: (parentId: string, children: RouteObject[]) => void, inBatch = false) =>
+    learn(await answerFor(pathname, inBatch), patch);
 
   const patchRoutesOnNavigation =
     (navigation: () => Navigation): PatchRoutesOnNavigationFunction =>

@@ -2,20 +2,17 @@
 // browser's router, which builds them back (./route-discovery.ts). The document carries its
 // own; the discovery endpoint (server/pages/route-discovery.ts) answers for any other path.
 import type { RouteMatch } from 'react-router';
+import type { BuiltModules } from '../../../shared/page-seam.ts';
 import type { RouteDescriptor } from '../../../shared/route-discovery.ts';
 import type { RouteHandle } from '../both/route-handle.ts';
 import { HOST_ROUTE_ID } from '../both/react-router-routes.ts';
 
 /**
- * `chunksOf`: a source module's built chunk first, then the chunks it imports
- * (server/assets/frontend.ts). `writable`: the branch ends in a resource route with an action,
- * which the browser's router posts forms to (and leaves every GET of to the server).
+ * `modules`: a source module's built chunk first, then the chunks it imports, and its
+ * stylesheets (server/assets/frontend.ts). `writable`: the branch ends in a resource route with
+ * an action, which the browser's router posts forms to (and leaves every GET of to the server).
  */
-export function describeBranch(
-  matches: readonly RouteMatch[],
-  chunksOf: (sources: readonly string[]) => readonly string[],
-  writable = false,
-): RouteDescriptor[] {
+export function describeBranch(matches: readonly RouteMatch[], modules: BuiltModules, writable = false): RouteDescriptor[] {
   const described: RouteDescriptor[] = [];
   let parentId = HOST_ROUTE_ID;
   for (const { route } of matches) {
@@ -24,12 +21,12 @@ export function describeBranch(
     // A resource route is the server's to answer: the browser's router knows it only to post to it.
     if (handle.resource) {
       if (!writable) return [];
-      described.push({ id: route.id!, parentId, path: route.path, resource: true, data: true, module: '', imports: [] });
+      described.push({ id: route.id!, parentId, path: route.path, resource: true, data: true, module: '', imports: [], styles: [] });
       return described;
     }
     const src = handle.src ?? '';
     // In development nothing is built: Vite serves each module at its source path.
-    const [module = `/${src}`, ...imports] = chunksOf([src]);
+    const [module = `/${src}`, ...imports] = modules.preloadsFor([src]);
     described.push({
       id: route.id!,
       parentId,
@@ -40,6 +37,7 @@ export function describeBranch(
       ...(typeof handle.meta === 'object' && { meta: handle.meta }),
       module,
       imports,
+      styles: modules.stylesFor([src]),
     });
     parentId = route.id!;
   }
