@@ -69,7 +69,7 @@ export function createRouteDiscovery(config: Config, frontend: Frontend): Reques
     const branch = async (path: string) =>
       (await renderer.match(new URL(path.replace(/^\/+/, '/'), origin), diagnostics)?.describe(frontend)) ?? [];
     const answer: DiscoveryAnswer | DiscoveryBatchAnswer = batch
-      ? { branches: Object.fromEntries(await Promise.all(paths.map(async (path) => [path, await branch(path)]))) }
+      ? { branches: Object.fromEntries(await Promise.all(paths.map(async (path) => [path, await branch(path)] as const))) }
       : { routes: await branch(pagePath(req, '')) };
     // Development rebuilds the table on every edit, under one release name.
     const cacheControl = diagnostics || !config.isProduction ? 'no-store' : RELEASE_CACHE_CONTROL;
