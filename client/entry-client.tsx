@@ -69,7 +69,12 @@ const router = createBrowserRouter(routes, {
     actionData: config.router.actionData,
     errors: config.router.errors,
   },
-  dataStrategy: createDataStrategy(prefetcher, discovery.dataRouteIds, () => router.state.revalidation === 'loading'),
+  dataStrategy: createDataStrategy(
+    prefetcher,
+    discovery.dataRouteIds,
+    () => router.state.revalidation === 'loading',
+    config.router.loaderData,
+  ),
   patchRoutesOnNavigation: discovery.patchRoutesOnNavigation(() => router.state.navigation),
 });
 

@@ -26,7 +26,7 @@ import { isNotFound, loaderFailure, routeFailure, worstStatus, type RouteFailure
 import type { RouteEntry } from './router/both/route-entry.ts';
 import { HOST_ROUTE_ID, toRouterRoutes } from './router/both/react-router-routes.ts';
 import { createBranchHandlers } from './router/server/branch-handlers.ts';
-import { describeBranch } from './router/server/route-descriptions.ts';
+import { describeBranch, loadPages } from './router/server/route-descriptions.ts';
 import { bodyLimitsOf, methodsOf, targetOf } from './router/server/route-methods.ts';
 import { asTransported } from './router/server/transport.ts';
 import { routeHeaders } from './router/server/route-headers.ts';
@@ -235,7 +235,10 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       document: (request, onError) => document(matches, request, onError),
       data: (request, routeIds, onError) => data(matches, request, routeIds, onError),
       resource: (request, onError) => resource(matches, request, onError),
-      describe: async (modules) => describeBranch(matches, modules, leaf.resource && (await leaf.server?.())?.action !== undefined),
+      describe: async (modules) => {
+        await loadPages(matches);
+        return describeBranch(matches, modules, leaf.resource && (await leaf.server?.())?.action !== undefined);
+      },
     };
   }
 

@@ -33,6 +33,10 @@ export interface RouteDescriptor {
   readonly boundary?: true;
   /** A resource route with an action: forms post to it; a GET of it loads the document. No module. */
   readonly resource?: true;
+  /** Its page module exports a `clientLoader` (`'hydrate'`: one that runs at hydration, `clientLoader.hydrate`). */
+  readonly clientLoader?: true | 'hydrate';
+  readonly clientAction?: true;
+  readonly clientMiddleware?: true;
   /** The table's static meta; a page module may export a `meta` function of its data instead. */
   readonly meta?: RouteMeta;
   /** The page's built module, and the chunks it imports (preloaded with it). */

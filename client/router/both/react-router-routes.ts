@@ -46,6 +46,19 @@ export function lazyPage(load: () => Promise<PageModule>, handle: RouteHandle, s
   };
 }
 
+/**
+ * The server renders a route whose `clientLoader` runs at hydration (`clientLoader.hydrate`) as
+ * its HydrateFallback, as framework mode does: the browser shows the same until that loader has run.
+ */
+function fallbackFirst(lazy: () => Promise<LazyPart>, handle: RouteHandle) {
+  return async (): Promise<LazyPart> => {
+    const part = await lazy();
+    const page = handle.page;
+    return page?.clientLoader?.hydrate === true && page.HydrateFallback !== undefined ? { ...part, Component: page.HydrateFallback } : part;
+  };
+}
+
+/** The server's routes (the browser builds its own from descriptions, ../browser/route-discovery.ts). */
 function convert(entries: readonly RouteEntry[], calls: RouteCalls): RouteObject[] {
   return entries.map((entry) => {
     const { page } = entry;
@@ -61,7 +74,7 @@ function convert(entries: readonly RouteEntry[], calls: RouteCalls): RouteObject
     const route = {
       id: entry.id,
       path: entry.path,
-      lazy: page && lazyPage(page, handle),
+      lazy: page && fallbackFirst(lazyPage(page, handle), handle),
       loader: server && calls.loader(server),
       action: server && calls.action(server),
       middleware: server && calls.middleware && [calls.middleware(server)],

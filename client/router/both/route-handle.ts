@@ -19,6 +19,8 @@ export interface RouteHandle {
   boundary?: boolean;
   /** The browser's: loads the page's code and fetches its stylesheets without applying them (a prefetch). */
   preload?: () => Promise<unknown>;
+  /** The browser's: the page has a clientLoader or clientAction (known before its module loads). */
+  client?: { loader: boolean; action: boolean };
   /** The page module, once loaded: its `meta`, `links`, `ErrorBoundary`, client data functions. */
   page?: PageModule;
   [key: string]: unknown;

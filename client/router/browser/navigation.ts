@@ -56,13 +56,29 @@ async function submit(request: Request, pageUrl: string, routeIds: readonly stri
   }
 }
 
-/** `revalidating`: whether the router is revalidating (its state's `revalidation`), which never reads a prefetch. */
+/** A route's answer in a navigation's data: its data, its failure, or the redirect of the whole answer. */
+async function fromAnswer(response: Promise<RouteData>, routeId: string): Promise<unknown> {
+  const answer = await response;
+  // The router follows it; a path without a page becomes a document load (./route-discovery.ts).
+  if (answer.redirect !== undefined) throw redirect(answer.redirect);
+  const failure = answer.errors?.[routeId];
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a route failure is data (status, digest) for the boundary
+  if (failure !== undefined) throw failure;
+  return answer.data[routeId] ?? null;
+}
+
+/**
+ * `revalidating`: whether the router is revalidating (its state's `revalidation`), which never
+ * reads a prefetch. `hydrated`: the loader data the server wrote into the page, which a
+ * `clientLoader` that runs at hydration gets from `serverLoader()` instead of asking again.
+ */
 export function createDataStrategy(
   prefetcher: Prefetcher,
   serverRouteIds: ReadonlySet<string>,
   revalidating: () => boolean,
+  hydrated: Readonly<Record<string, unknown>>,
 ): DataStrategyFunction {
-  return ({ request, matches }) => {
+  const strategy: DataStrategyFunction = ({ request, matches, context, pattern, unstable_initiator: initiator }) => {
     const { signal } = request;
     const url = new URL(request.url);
     const pageUrl = url.pathname + url.search;
@@ -70,7 +86,9 @@ export function createDataStrategy(
     // A resource route's GET is the server's answer, not a page (./route-discovery.ts).
     if (!mutation && matches.some((m) => handleOf(m).resource)) return loadDocument(url.href, signal);
     const toLoad = matches.filter((m) => m.shouldCallHandler());
-    const routeIds = toLoad.map((m) => m.route.id).filter((id) => serverRouteIds.has(id));
+    // A route whose page has a clientLoader (clientAction) asks the server only when it calls serverLoader().
+    const ownFunction = (m: (typeof matches)[number]) => handleOf(m).client?.[mutation ? 'action' : 'loader'] === true;
+    const routeIds = toLoad.filter((m) => !ownFunction(m) && serverRouteIds.has(m.route.id)).map((m) => m.route.id);
     // What was prefetched before a write may be what it changed.
     if (mutation) prefetcher.forget();
     // A data request that fails as a request (the network, or an answer that is not route data)
@@ -81,16 +99,21 @@ export function createDataStrategy(
         : mutation
           ? submit(request, pageUrl, routeIds)
           : prefetcher.take(pageUrl, routeIds, revalidating()).catch(() => loadDocument(url.href, signal));
+    /** A clientLoader's or clientAction's serverLoader()/serverAction(): its route's data alone. */
+    const fromServer = (id: string, posted: Request) => () => {
+      if (initiator === 'initialization' && id in hydrated) return Promise.resolve(hydrated[id]);
+      return fromAnswer(mutation ? submit(posted, pageUrl, [id]) : fetchRouteData(pageUrl, [id], { signal }), id);
+    };
     const results = Promise.all(
       toLoad.map(async (m): Promise<[string, DataStrategyResult]> => {
         const result = await m.resolve(async () => {
-          const answer = await response!;
-          // The router follows it; a path without a page becomes a document load (./route-discovery.ts).
-          if (answer.redirect !== undefined) throw redirect(answer.redirect);
-          const failure = answer.errors?.[m.route.id];
-          // eslint-disable-next-line @typescript-eslint/only-throw-error -- a route failure is data (status, digest) for the boundary
-          if (failure !== undefined) throw failure;
-          return answer.data[m.route.id] ?? null;
+          if (!ownFunction(m)) return fromAnswer(response!, m.route.id);
+          // resolve() has loaded the route's page module by now.
+          const page = handleOf(m).page!;
+          const serverData = fromServer(m.route.id, mutation ? request.clone() : request);
+          const args = { request, url, pattern, params: m.params, context, serverLoader: serverData, serverAction: serverData };
+          // serverLoader() is typed generic by React Router (its SerializeFrom<T>); what it resolves to is the route's data as JSON carries it.
+          return mutation ? page.clientAction!(args as never) : page.clientLoader!(args as never);
         });
         return [m.route.id, result];
       }),
@@ -100,4 +123,6 @@ export function createDataStrategy(
     // A write is never turned into a document load: that would be a GET, and the post lost.
     return mutation ? work : withDeadline(work, url.href, signal);
   };
+  // Client middleware (a page's clientMiddleware) runs around the loaders, as React Router's own strategy runs it.
+  return (args) => (args.matches.some((m) => (m.route.middleware?.length ?? 0) > 0) ? args.runClientMiddleware(strategy) : strategy(args));
 }

@@ -3,7 +3,8 @@
 // patchRoutesOnNavigation) when a link is prefetched or followed. A path the server has no page
 // for, an answer that does not come in time, or one from another release: the browser loads
 // the document, and the server answers (its 404, its resource route, the new release).
-import type { Navigation, PatchRoutesOnNavigationFunction, RouteObject } from 'react-router';
+import type { MiddlewareFunction, Navigation, PatchRoutesOnNavigationFunction, RouteObject } from 'react-router';
+import { runChain } from '../both/middleware-chain.ts';
 import {
   discoveryBatchUrl,
   discoveryUrl,
@@ -45,6 +46,16 @@ function loadModule(route: RouteDescriptor): Promise<PageModule> {
   });
 }
 
+/**
+ * The route's loader as React Router sees it: the data strategy answers it (./navigation.ts),
+ * calling the page's clientLoader where it has one. One that runs at hydration is marked so, and
+ * React Router renders the route's HydrateFallback (which the server sent) until it has run.
+ */
+function loaderOf(route: RouteDescriptor) {
+  if (route.clientLoader === 'hydrate') return Object.assign(() => fromServer(), { hydrate: true as const });
+  return route.data || route.clientLoader ? fromServer : undefined;
+}
+
 function toRouteObject(route: RouteDescriptor): RouteObject {
   // A resource route: the data strategy posts to its action, and loads any GET as a document.
   if (route.resource) return { id: route.id, path: route.path, loader: fromServer, action: fromServer, handle: { resource: true } };
@@ -52,7 +63,8 @@ function toRouteObject(route: RouteDescriptor): RouteObject {
     preloadStyles(route.styles);
     return loadModule(route);
   };
-  const handle: RouteHandle = { meta: route.meta, resource: false, boundary: route.boundary, preload };
+  const client = { loader: route.clientLoader !== undefined, action: route.clientAction === true };
+  const handle: RouteHandle = { meta: route.meta, resource: false, boundary: route.boundary, preload, client };
   const object = {
     id: route.id,
     path: route.path,
@@ -61,8 +73,13 @@ function toRouteObject(route: RouteDescriptor): RouteObject {
       handle,
       () => applyStyles(route.styles),
     ),
-    loader: route.data && fromServer,
-    action: route.data && fromServer,
+    loader: loaderOf(route),
+    action: (route.data || route.clientAction) && fromServer,
+    // Client middleware runs around the data strategy (./navigation.ts), parents first.
+    middleware: route.clientMiddleware && [
+      async (args: Parameters<MiddlewareFunction>[0], next: Parameters<MiddlewareFunction>[1]) =>
+        runChain((handle.page ?? (await loadModule(route))).clientMiddleware ?? [], args, next),
+    ],
     ErrorBoundary: route.boundary && RouteErrorBoundary,
     handle,
   };

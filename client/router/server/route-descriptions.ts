@@ -12,6 +12,21 @@ import { HOST_ROUTE_ID } from '../both/react-router-routes.ts';
  * stylesheets (server/assets/frontend.ts). `writable`: the branch ends in a resource route with
  * an action, which the browser's router posts forms to (and leaves every GET of to the server).
  */
+/** What the browser's router must know of a page module before it has loaded it: its client data functions. */
+function clientExports({ page }: RouteHandle): Pick<RouteDescriptor, 'clientLoader' | 'clientAction' | 'clientMiddleware'> {
+  if (page === undefined) return {};
+  return {
+    ...(page.clientLoader !== undefined && { clientLoader: page.clientLoader.hydrate === true ? 'hydrate' : true }),
+    ...(page.clientAction !== undefined && { clientAction: true }),
+    ...((page.clientMiddleware?.length ?? 0) > 0 && { clientMiddleware: true }),
+  };
+}
+
+/** Loads the matched routes' page modules (the handle keeps each), for a description made before any render. */
+export async function loadPages(matches: readonly RouteMatch[]): Promise<void> {
+  await Promise.all(matches.map((m) => (m.route.lazy as (() => Promise<unknown>) | undefined)?.() ?? Promise.resolve()));
+}
+
 export function describeBranch(matches: readonly RouteMatch[], modules: BuiltModules, writable = false): RouteDescriptor[] {
   const described: RouteDescriptor[] = [];
   let parentId = HOST_ROUTE_ID;
@@ -35,6 +50,7 @@ export function describeBranch(matches: readonly RouteMatch[], modules: BuiltMod
       ...(handle.server !== undefined && { data: true }),
       ...(handle.boundary === true && { boundary: true }),
       ...(typeof handle.meta === 'object' && { meta: handle.meta }),
+      ...clientExports(handle),
       module,
       imports,
       styles: modules.stylesFor([src]),

@@ -5,6 +5,7 @@
 // pipeline's innermost Response is a marker that carries the render's context out.
 import type { MiddlewareFunction, RouteMatch, StaticHandler, StaticHandlerContext } from 'react-router';
 import type { Middleware, ServerModule } from '../both/route-module.ts';
+import { runChain } from '../both/middleware-chain.ts';
 import { handleOf } from '../both/route-handle.ts';
 
 type QueryOptions = NonNullable<Parameters<StaticHandler['query']>[1]>;
@@ -12,18 +13,7 @@ type RouteQueryOptions = NonNullable<Parameters<StaticHandler['queryRoute']>[1]>
 
 /** The route object's one middleware: its server module's `middleware`, one after another. */
 export function serverMiddleware(load: () => Promise<ServerModule>): MiddlewareFunction<Response> {
-  return async (args, next) => {
-    const chain = (await load()).middleware ?? [];
-    const run = async (i: number): Promise<Response> => {
-      if (i === chain.length) return next();
-      let answer: Response | undefined;
-      const value = await chain[i]!(args as Parameters<Middleware>[0], async () => (answer = await run(i + 1)));
-      // React Router's rule: a middleware that returns nothing gets what next() answered, and
-      // one that never called next() is followed by the rest of the chain.
-      return value ?? answer ?? run(i + 1);
-    };
-    return run(0);
-  };
+  return async (args, next) => runChain((await load()).middleware ?? [], args as Parameters<Middleware>[0], next);
 }
 
 /** Whether any matched route's server module has middleware: most branches have none and skip the pipeline. */
