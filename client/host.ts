@@ -3,6 +3,8 @@
 // the route table's helper, the <Link> that prefetches, the failures a loader may throw, and a
 // delay that honours the request's signal.
 export type { ActionArgs, ActionData, LoaderArgs, LoaderData, RequestContext, RouteEntry, RouteMeta } from './router/both/route-entry.ts';
+export type { SessionData, SessionFlashData, HostSession } from '../shared/session-data.ts';
+export type { Database, Migration } from '../shared/database.ts';
 export { defineRoutes } from './router/both/route-entry.ts';
 export { Link } from './router/both/Link.tsx';
 export { CONTENT_ID } from './router/both/HostRoot.tsx';

@@ -19,6 +19,8 @@ describe('configuration', () => {
       trustProxy: false,
       metricsHost: '127.0.0.1',
       compressMaxConcurrent: 64,
+      // Under the working directory (the project root under npm scripts, /app in the image), which git ignores.
+      databasePath: join(process.cwd(), 'data/app.sqlite'),
       sentry: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -52,6 +54,7 @@ describe('configuration', () => {
     SHARED_ASSETS_DIR: '/srv/assets',
     METRICS_PORT: '9464',
     METRICS_HOST: '0.0.0.0',
+    DATABASE_PATH: '/var/lib/app/app.sqlite',
     SENTRY_DSN,
     SENTRY_ENVIRONMENT: 'staging',
     SENTRY_TRACES_SAMPLE_RATE: '0.25',
@@ -98,6 +101,7 @@ describe('configuration', () => {
       sharedAssetsDir: '/srv/assets',
       metricsPort: 9464,
       metricsHost: '0.0.0.0',
+      databasePath: '/var/lib/app/app.sqlite',
       sentry: {
         dsn: SENTRY_DSN,
         environment: 'staging',
@@ -159,6 +163,8 @@ describe('configuration', () => {
     ],
     [{ SHARED_ASSETS_DIR: 'relative/path' }, 'Invalid SHARED_ASSETS_DIR="relative/path": expected an absolute path such as /srv/assets'],
     [{ METRICS_PORT: '99999' }, 'Invalid METRICS_PORT="99999": expected an integer from 0 to 65535'],
+    [{ DATABASE_PATH: 'data/' }, 'Invalid DATABASE_PATH="data/": expected :memory: or the path of a file (not a folder), such as data/app.sqlite or /var/lib/app/app.sqlite'],
+    [{ DATABASE_PATH: '/var/lib/app/..' }, 'Invalid DATABASE_PATH="/var/lib/app/..": expected :memory: or the path of a file (not a folder), such as data/app.sqlite or /var/lib/app/app.sqlite'],
     [
       { SENTRY_DSN: 'not-a-dsn' },
       'Invalid SENTRY_DSN="not-a-dsn": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123',
@@ -195,6 +201,7 @@ describe('configuration', () => {
       { TRUST_PROXY: 'true' },
       `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`,
     ],
+    [{ DATABASE_PATH: '/tmp/' }, 'Invalid DATABASE_PATH="/tmp/": expected :memory: or the path of a file (not a folder), such as data/app.sqlite or /var/lib/app/app.sqlite'],
     [
       { SENTRY_DSN: 'http://public@127.0.0.1:9/1', SENTRY_ERROR_SAMPLE_RATE: '2' },
       'Invalid SENTRY_ERROR_SAMPLE_RATE="2": expected a number from 0 to 1',
@@ -233,6 +240,14 @@ describe('configuration', () => {
       );
     },
   );
+
+  it.each([
+    [':memory:', ':memory:'],
+    ['data/test.sqlite', join(process.cwd(), 'data/test.sqlite')],
+    ['/srv/data/app.sqlite', '/srv/data/app.sqlite'],
+  ])('accepts DATABASE_PATH=%s as :memory: or a file, relative to the working directory', (raw, databasePath) => {
+    expect(loadConfig({ DATABASE_PATH: raw }).databasePath).toBe(databasePath);
+  });
 
   it.each(['127.0.0.1', '0.0.0.0', '10.1.2.3', '::1', '::', 'fd00::7'])('accepts METRICS_HOST=%s', (raw) => {
     expect(loadConfig({ METRICS_HOST: raw }).metricsHost).toBe(raw);
