@@ -64,7 +64,8 @@ async function openAppDatabase(config: Config, logger: Logger): Promise<Database
   const { databasePath } = config;
   try {
     const { db, from, version } = openDatabase(databasePath, migrations);
-    if (from !== version) logger[LINE_LEVEL.lifecycle]({ databasePath, from, version }, `database migrated from version ${from} to ${version}`);
+    if (from !== version)
+      logger[LINE_LEVEL.lifecycle]({ databasePath, from, version }, `database migrated from version ${from} to ${version}`);
     return db;
   } catch (error) {
     if (!(error instanceof DatabaseError)) throw error;
@@ -164,7 +165,16 @@ async function main(): Promise<void> {
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
   const refusals = createRefusalSummary(logger);
   const server = createHttpServer(
-    createApp(config, { logger, frontend, db, isShuttingDown: drain.isShuttingDown, telemetry, metrics, refusals, digester: tools.digester }),
+    createApp(config, {
+      logger,
+      frontend,
+      db,
+      isShuttingDown: drain.isShuttingDown,
+      telemetry,
+      metrics,
+      refusals,
+      digester: tools.digester,
+    }),
     undefined,
     logger,
   );

@@ -213,7 +213,7 @@ export function databasePath(env: Env, name: string, fallback: string): string {
   if (raw === IN_MEMORY) return raw;
   const file = basename(raw);
   if (raw.includes('\0') || raw.endsWith('/') || file === '.' || file === '..' || file === '') {
-    throw new ConfigError(name, raw, `${IN_MEMORY} or the path of a file (not a folder), such as data/app.sqlite or /var/lib/app/app.sqlite`);
+    throw new ConfigError(name, raw, `${IN_MEMORY} or a file path such as data/app.sqlite (not a folder)`);
   }
   return resolve(raw);
 }
