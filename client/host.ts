@@ -1,7 +1,8 @@
 // What an app imports from the host, in one module whose path stays put however the host's own
 // files move (docs/pages.md, "Add a page"): the arguments and data types of loaders and actions,
-// the route table's helper, the <Link> that prefetches, the failures a loader may throw, and a
-// delay that honours the request's signal.
+// the route table's helper, the <Link> that prefetches, the failures a loader may throw, a
+// delay that honours the request's signal, the session's data an app declares
+// (client/session-data.ts) and the database's types (docs/data.md).
 export type { ActionArgs, ActionData, LoaderArgs, LoaderData, RequestContext, RouteEntry, RouteMeta } from './router/both/route-entry.ts';
 export type { SessionData, SessionFlashData, HostSession } from '../shared/session-data.ts';
 export type { Database, Migration } from '../shared/database.ts';
