@@ -3,7 +3,7 @@
 // listens, with exit code 1 and one line that names it. A temporary folder per run, never a
 // file in the repository.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -41,14 +41,17 @@ const messages = async (url: string) =>
   ((await (await fetch(`${url}/api/guestbook`)).json()) as { entries: { message: string }[] }).entries.map((entry) => entry.message);
 
 describe('the database file of the built server', () => {
-  it('keeps the entries across a restart', async () => {
+  it('keeps the entries across a restart, the database closed at the stop', async () => {
     const env = { DATABASE_PATH: join(folder, 'restart/app.sqlite') };
     const first = await startServer(env);
     try {
       await sign(first.url, 'before the restart');
+      expect(existsSync(`${env.DATABASE_PATH}-wal`)).toBe(true);
     } finally {
       expect((await first.stop()).code).toBe(0);
     }
+    // SQLite removes the write-ahead log when the last connection closes, its pages in the file.
+    expect(existsSync(`${env.DATABASE_PATH}-wal`)).toBe(false);
     const second = await startServer(env);
     try {
       expect(await messages(second.url)).toEqual(['before the restart']);
