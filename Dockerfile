@@ -37,7 +37,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/node-linux-* n
 
 # --- runtime: package.json (ESM "type": "module"), production
 # node_modules and dist/, nothing else. COPY leaves them owned by root and world-readable:
-# the app writes nothing, so the user it runs as cannot change its own code.
+# the app writes only its data folder (below), so the user it runs as cannot change its own code.
 FROM ${NODE_IMAGE} AS runtime
 # React and Express pick their production behaviour from NODE_ENV at run time.
 ENV NODE_ENV=production
@@ -51,7 +51,9 @@ COPY --from=build /app/dist ./dist
 RUN ln -s /app/dist/cli/digest.js /usr/local/bin/react-ssr-host-digest
 # Mount point of the shared assets volume (SHARED_ASSETS_DIR, see README "Run in production"):
 # owned by node, so an empty named volume mounted here starts out writable by the server.
-RUN mkdir -p /srv/assets && chown node:node /srv/assets
+# /app/data holds the database (DATABASE_PATH's default, data/app.sqlite under WORKDIR; docs/data.md):
+# the one folder of the app the server writes, owned by node for the same reason, the rest stays root's.
+RUN mkdir -p /srv/assets /app/data && chown node:node /srv/assets /app/data
 
 # The official node images ship this unprivileged user (uid 1000).
 USER node

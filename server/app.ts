@@ -11,6 +11,7 @@ import { httpError } from './failures/errors.ts';
 import { createReportProofs, type ReportProofOptions } from './failures/report-proof.ts';
 import type { Frontend } from './assets/frontend.ts';
 import type { TraceMeta } from '../shared/runtime.ts';
+import type { Database } from '../shared/database.ts';
 import { createTunnelRouter } from './telemetry/tunnel.ts';
 import { securityHeaders } from './edge/security-headers.ts';
 import { createHealthRouter } from './edge/health.ts';
@@ -30,6 +31,8 @@ import { createSessions, type Sessions } from './writes/session.ts';
 export interface AppDeps {
   logger: Logger;
   frontend: Frontend;
+  /** The process's database, opened and migrated once (writes/database.ts); loaders and actions get it as `context.db`. */
+  db: Database;
   /** True once the process has begun to drain; readiness then answers 503. */
   isShuttingDown?: () => boolean;
   /** Sentry, when configured: where 5xx failures are reported, and the request's trace. */
@@ -63,6 +66,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     frontend: deps.frontend,
     logger: deps.logger,
     sessions: deps.sessions ?? createSessions(config),
+    db: deps.db,
     limits: createClientLimits(),
     traceMeta: deps.telemetry?.traceMeta,
   });

@@ -1,5 +1,6 @@
 // The process entry, and the only place that listens, handles signals and exits:
-// config → logger → frontend → createApp → listen; on SIGTERM/SIGINT drain, flush, exit.
+// config → logger → database → frontend → createApp → listen; on SIGTERM/SIGINT drain, close
+// the database, flush, exit.
 import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,10 @@ import { createRefusalSummary } from './observe/refusal-summary.ts';
 import { createDrain } from './edge/shutdown.ts';
 import { LINE_LEVEL } from './observe/log-levels.ts';
 import { LISTENING_PREFIX, STOPPED_MESSAGE } from '../shared/log-line.ts';
+import type { Database } from '../shared/database.ts';
+import { openDatabase } from './writes/database.ts';
+import { DatabaseError } from './writes/migrations.ts';
+import { migrations } from '../client/migrations.server.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
 function projectRoot(): string {
@@ -52,6 +57,22 @@ async function createFrontend(config: Config, logger: Logger, { fixStack }: Fail
     }
   }
   return createProdFrontend(clientDir, renderer, config.sharedAssetsDir, fixStack);
+}
+
+/** The app's database, opened and migrated before anything listens; a failure stops the boot with one line. */
+async function openAppDatabase(config: Config, logger: Logger): Promise<Database> {
+  const { databasePath } = config;
+  try {
+    const { db, from, version } = openDatabase(databasePath, migrations);
+    if (from !== version)
+      logger[LINE_LEVEL.lifecycle]({ databasePath, from, version }, `database migrated from version ${from} to ${version}`);
+    return db;
+  } catch (error) {
+    if (!(error instanceof DatabaseError)) throw error;
+    logger[LINE_LEVEL.bootFailure]({ databasePath }, error.message);
+    await flushLogs(logger);
+    process.exit(1);
+  }
 }
 
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
@@ -138,12 +159,22 @@ async function main(): Promise<void> {
     );
   }
 
+  const db = await openAppDatabase(config, logger);
   const frontend = await createFrontend(config, logger, tools);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
   const refusals = createRefusalSummary(logger);
   const server = createHttpServer(
-    createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics, refusals, digester: tools.digester }),
+    createApp(config, {
+      logger,
+      frontend,
+      db,
+      isShuttingDown: drain.isShuttingDown,
+      telemetry,
+      metrics,
+      refusals,
+      digester: tools.digester,
+    }),
     undefined,
     logger,
   );
@@ -154,6 +185,8 @@ async function main(): Promise<void> {
     metricsServer?.close();
     metricsServer?.closeAllConnections();
     await frontend.close();
+    // After the drain: no request is left to use it. Closing checkpoints the write-ahead log into the file.
+    db.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
     refusals.flush(); // counts of refusals not yet summarised, before the last line

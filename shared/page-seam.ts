@@ -5,10 +5,11 @@
 // and never touches HTTP; the host never renders.
 import type { PipeableStream, RenderToPipeableStreamOptions } from 'react-dom/server';
 import type { Readable } from 'node:stream';
-import type { Session } from 'react-router';
+import type { Database } from './database.ts';
 import type { ErrorPageProps } from './ErrorPage.tsx';
 import type { RouteDescriptor } from './route-discovery.ts';
 import type { BrowserSentryConfig, PageAssets, TraceMeta } from './runtime.ts';
+import type { HostSession } from './session-data.ts';
 
 export type StreamOptions = Omit<RenderToPipeableStreamOptions, 'bootstrapModules' | 'bootstrapScriptContent'>;
 
@@ -17,8 +18,13 @@ export type ServerErrorPageProps = Exclude<ErrorPageProps, { side: 'client' }>;
 
 /** What loaders and actions share for one request, made by the host (server/pages/pages.ts). */
 export interface RequestContext {
-  /** The signed-cookie session (server/writes/session.ts): the host sends it back when it changed. */
-  session: Session;
+  /**
+   * The signed-cookie session (server/writes/session.ts), typed as the app declares its data
+   * (shared/session-data.ts): the host sends it back when it changed, or expires it on destroy().
+   */
+  session: HostSession;
+  /** The process's one database (server/writes/database.ts), migrated at start-up (docs/data.md). */
+  db: Database;
   /** The request id: the access line's `reqId`, the `X-Request-Id` answer header. */
   id: string;
   /** The request's logger (pino's signature): every line carries its `reqId`. */

@@ -1,9 +1,10 @@
-import { guestbook, publicEntry } from '../pages/guestbook/store.server.ts';
+import type { LoaderArgs } from '../host.ts';
+import { guestbookOf, publicEntry } from '../pages/guestbook/store.server.ts';
 
 /** GET and HEAD /api/guestbook: the entries as JSON, newest first (a resource route: no page). */
-export async function loader() {
+export async function loader({ context }: LoaderArgs) {
   return Response.json(
-    { entries: (await guestbook.list()).map(publicEntry) },
+    { entries: (await guestbookOf(context).list()).map(publicEntry) },
     // The list changes with every post: a cache may keep it only while it revalidates.
     { headers: { 'Cache-Control': 'no-cache' } },
   );

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { basename, resolve } from 'node:path';
 import { HostError } from '../failures/errors.ts';
 
 // The readers of config.ts: each takes one variable from the environment and returns its typed
@@ -197,6 +198,24 @@ export function absolutePath(env: Env, name: string): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!raw.startsWith('/') || raw.includes('\0')) throw new ConfigError(name, raw, 'an absolute path such as /srv/assets');
   return raw;
+}
+
+/** SQLite's name for a private database in memory (https://sqlite.org/inmemorydb.html). */
+const IN_MEMORY = ':memory:';
+
+/**
+ * The database file: `:memory:`, or a file path, relative to the working directory (the project
+ * root under npm scripts, /app in the image) or absolute. A folder is refused here; a path that
+ * cannot be opened stops the boot when it is opened (server/writes/database.ts).
+ */
+export function databasePath(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  if (raw === IN_MEMORY) return raw;
+  const file = basename(raw);
+  if (raw.includes('\0') || raw.endsWith('/') || file === '.' || file === '..' || file === '') {
+    throw new ConfigError(name, raw, `${IN_MEMORY} or a file path such as data/app.sqlite (not a folder)`);
+  }
+  return resolve(raw);
 }
 
 /**

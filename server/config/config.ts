@@ -1,5 +1,6 @@
 import {
   absolutePath,
+  databasePath,
   dsn,
   flag,
   headerNames,
@@ -77,6 +78,9 @@ export const MAX_BODY_TIMEOUT_MS = 19_000;
  */
 export const DEFAULT_COMPRESS_MAX_CONCURRENT = 64;
 
+/** Under the working directory's data/, which .gitignore ignores and the image makes writable (Dockerfile). */
+export const DEFAULT_DATABASE_PATH = 'data/app.sqlite';
+
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type NodeEnv = (typeof NODE_ENVS)[number];
 
@@ -130,6 +134,8 @@ export interface Config {
   readonly metricsHost: string;
   /** Request headers the access line carries (lower case); empty by default. */
   readonly logRequestHeaders: readonly string[];
+  /** The SQLite database loaders and actions share: an absolute path, or `:memory:` (server/writes/database.ts). */
+  readonly databasePath: string;
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
   readonly sentry: SentryConfig | undefined;
 }
@@ -207,6 +213,7 @@ export function loadConfig(env: Env): Config {
     sharedAssetsDir: absolutePath(env, 'SHARED_ASSETS_DIR'),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
     metricsHost: listenAddress(env, 'METRICS_HOST', '127.0.0.1'),
+    databasePath: databasePath(env, 'DATABASE_PATH', DEFAULT_DATABASE_PATH),
     sentry: Object.freeze(sentry(env, nodeEnv)),
   });
 }

@@ -1,10 +1,11 @@
 // What the renderer gets of an Express request (shared/page-seam.ts): the page's URL on this
 // site's origin, the body as sent (read and checked), the deadline's signals, and the context loaders and actions
-// share (the session, a logger bound to the request id, per-client rate limits).
+// share (the session, the database, a logger bound to the request id, per-client rate limits).
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { PageRequest, RequestBody, RequestContext } from '../../shared/page-seam.ts';
 import type { BrowserSentryConfig, TraceMeta } from '../../shared/runtime.ts';
+import type { Database } from '../../shared/database.ts';
 import type { Config } from '../config/config.ts';
 import type { Frontend } from '../assets/frontend.ts';
 import { isBot } from '../edge/is-bot.ts';
@@ -18,6 +19,8 @@ export interface PageRequestDeps {
   frontend: Frontend;
   logger: Logger;
   sessions: Sessions;
+  /** The process's one database (server/writes/database.ts), as `context.db`. */
+  db: Database;
   /** The rate limits loaders and actions ask for (`context.limit`). */
   limits: ClientLimits;
   /** The request's trace, when Sentry is on (see server/telemetry/sentry.ts). */
@@ -57,6 +60,7 @@ async function requestContext(deps: PageRequestDeps, req: Request, res: Response
   return {
     session,
     id: String(req.id),
+    db: deps.db,
     limit: (name, rule) => deps.limits.take(name, clientKey(req), rule),
     get log() {
       return (log ??= deps.logger.child({ reqId: String(req.id) }));

@@ -5,20 +5,24 @@ import { randomBytes } from 'node:crypto';
 import { createCookieSessionStorage, createSession, type Session, type SessionStorage } from 'react-router';
 import type { Config } from '../config/config.ts';
 import { MIN_SESSION_SECRET_BYTES } from '../config/config-values.ts';
+import type { HostSession } from '../../shared/session-data.ts';
 
 export interface Sessions {
   /**
    * The request's session; a missing, tampered, garbled or oversized cookie is an empty one.
    * `secure`: the request is https or the site is (requestIsSecure in request-origin.ts).
    */
-  read(cookieHeader: string | undefined, secure: boolean): Promise<Session>;
-  /** The Set-Cookie header for a session its loaders or action changed, or nothing. */
-  commit(session: Session): Promise<string | undefined>;
+  read(cookieHeader: string | undefined, secure: boolean): Promise<HostSession>;
+  /**
+   * The Set-Cookie header for a session its loaders or action changed, or nothing; for one they
+   * destroyed and left empty, the header that expires the cookie.
+   */
+  commit(session: HostSession): Promise<string | undefined>;
   /**
    * Whether an answer that had this session is one user's: it held data, or a loader or action
    * read it (even an empty one: "signed out" is an answer about this visitor too).
    */
-  isPerUser(session: Session): boolean;
+  isPerUser(session: HostSession): boolean;
 }
 
 /** What the host keeps of each session it handed out: the session itself, unwatched, and what it saw. */
@@ -27,6 +31,8 @@ interface Watched {
   /** Its data as read from the cookie, to tell a change. */
   readonly initial: string;
   read: boolean;
+  /** destroy() was called: the cookie is expired unless values were set after it. */
+  destroyed: boolean;
   /** The cookie it came in, and goes back in. */
   readonly jar: Jar;
 }
@@ -66,27 +72,38 @@ export function createSessions(config: Config): Sessions {
   const plain = jar(SESSION_COOKIE, false, secrets);
   const secure = jar(SECURE_SESSION_COOKIE, true, secrets);
   // Loaders and actions get a watching proxy; the host's own reads go to the session behind it.
-  const watched = new WeakMap<Session, Watched>();
+  const watched = new WeakMap<HostSession, Watched>();
   return {
     async read(cookieHeader, https) {
       const cookieJar = https ? secure : plain;
       const ours = cookieHeader !== undefined && cookieHeader.length <= MAX_COOKIE_HEADER_BYTES && cookieHeader.includes(cookieJar.name);
       // A cookie that fails its signature is an empty session by React Router's design; one it cannot even parse, too.
       const session = ours ? await cookieJar.storage.getSession(cookieHeader).catch(() => createSession()) : createSession();
-      const state: Watched = { session, initial: JSON.stringify(session.data), read: false, jar: cookieJar };
+      const state: Watched = { session, initial: JSON.stringify(session.data), read: false, destroyed: false, jar: cookieJar };
+      const destroy = () => {
+        state.destroyed = true;
+        for (const key of Object.keys(session.data)) session.unset(key);
+      };
       const proxy = new Proxy(session, {
         get(target, key) {
+          if (key === 'destroy') return destroy;
           if (READS.has(key)) state.read = true;
           return Reflect.get(target, key) as unknown;
         },
       });
-      watched.set(proxy, state);
-      return proxy;
+      // The proxy answers `destroy`, which React Router's Session lacks: the one cast of the host's session.
+      const hostSession = proxy as HostSession;
+      watched.set(hostSession, state);
+      return hostSession;
     },
     async commit(proxy) {
       const state = watched.get(proxy);
-      if (state === undefined || JSON.stringify(state.session.data) === state.initial) return undefined;
-      return state.jar.storage.commitSession(state.session);
+      if (state === undefined) return undefined;
+      const { session, jar: cookieJar } = state;
+      // Signed out and nothing set since: the browser drops its cookie (Expires in the past).
+      if (state.destroyed && Object.keys(session.data).length === 0) return cookieJar.storage.destroySession(session);
+      if (JSON.stringify(session.data) === state.initial) return undefined;
+      return cookieJar.storage.commitSession(session);
     },
     isPerUser(proxy) {
       const state = watched.get(proxy);

@@ -19,9 +19,12 @@ describe('configuration', () => {
       trustProxy: false,
       metricsHost: '127.0.0.1',
       compressMaxConcurrent: 64,
+      // Under the working directory (the project root under npm scripts, /app in the image), which git ignores.
+      databasePath: join(process.cwd(), 'data/app.sqlite'),
       sentry: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
+    expect(loadConfig({ DATABASE_PATH: ':memory:' }).databasePath).toBe(':memory:');
   });
 
   const SENTRY_DSN = 'https://public@o0.ingest.sentry.io/123';
@@ -58,6 +61,7 @@ describe('configuration', () => {
     SHARED_ASSETS_DIR: '/srv/assets',
     METRICS_PORT: '9464',
     METRICS_HOST: '0.0.0.0',
+    DATABASE_PATH: '/var/lib/app/app.sqlite',
     SENTRY_DSN,
     SENTRY_ENVIRONMENT: 'staging',
     SENTRY_TRACES_SAMPLE_RATE: '0.25',
@@ -107,6 +111,7 @@ describe('configuration', () => {
       sharedAssetsDir: '/srv/assets',
       metricsPort: 9464,
       metricsHost: '0.0.0.0',
+      databasePath: '/var/lib/app/app.sqlite',
       sentry: {
         dsn: SENTRY_DSN,
         environment: 'staging',
@@ -169,6 +174,7 @@ describe('configuration', () => {
     ],
     [{ SHARED_ASSETS_DIR: 'relative/path' }, 'Invalid SHARED_ASSETS_DIR="relative/path": expected an absolute path such as /srv/assets'],
     [{ METRICS_PORT: '99999' }, 'Invalid METRICS_PORT="99999": expected an integer from 0 to 65535'],
+    [{ DATABASE_PATH: 'data/' }, 'Invalid DATABASE_PATH="data/": expected :memory: or a file path such as data/app.sqlite (not a folder)'],
     [
       { SENTRY_DSN: 'not-a-dsn' },
       'Invalid SENTRY_DSN="not-a-dsn": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123',
@@ -205,6 +211,7 @@ describe('configuration', () => {
       { TRUST_PROXY: 'true' },
       `Invalid TRUST_PROXY="true": expected ${TRUST_PROXY_ALLOWED} (true would let any client choose its address with X-Forwarded-For)`,
     ],
+    [{ DATABASE_PATH: '/tmp/' }, 'Invalid DATABASE_PATH="/tmp/": expected :memory: or a file path such as data/app.sqlite (not a folder)'],
     [
       { SENTRY_DSN: 'http://public@127.0.0.1:9/1', SENTRY_ERROR_SAMPLE_RATE: '2' },
       'Invalid SENTRY_ERROR_SAMPLE_RATE="2": expected a number from 0 to 1',

@@ -110,15 +110,22 @@ if (found.engine === undefined) {
       await sentry.waitFor(() => sentry.events().find((event) => (event.tags as Record<string, string>)?.digest === digest));
     });
 
-    it('runs as the unprivileged node user, with code it cannot change', async () => {
+    it('runs as the unprivileged node user, with code it cannot change, writing only its database folder', async () => {
       expect((await engine.must(['exec', id, 'id', '-u'])).trim()).toBe('1000');
       expect((await engine.must(['image', 'inspect', '--format', '{{.Config.User}}', IMAGE])).trim()).toBe('node');
       // Everything is root's, the operator's tool included: the server cannot change its own code.
-      expect(await engine.must(['exec', id, 'find', '/app', '!', '-user', 'root'])).toBe('');
+      expect(await engine.must(['exec', id, 'find', '/app', '-path', '/app/data', '-prune', '-o', '!', '-user', 'root', '-print'])).toBe(
+        '',
+      );
+      // But for its database (DATABASE_PATH's default, docs/data.md), made there at start-up as node.
+      expect(
+        (await engine.must(['exec', id, 'stat', '-c', '%U', '/app/data', '/app/data/app.sqlite'])).split('\n').filter(Boolean),
+      ).toEqual(['node', 'node']);
     });
 
     it('holds the built app and production dependencies only', async () => {
       expect((await engine.must(['exec', id, 'ls', '-A', '/app'])).split('\n').filter(Boolean)).toEqual([
+        'data',
         'dist',
         'node_modules',
         'package.json',

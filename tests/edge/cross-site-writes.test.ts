@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { guestbook } from '../../client/pages/guestbook/store.server.ts';
+import { guestbookOf } from '../../client/pages/guestbook/store.server.ts';
 import { createTestApp, DIAG } from '../support/test-app.ts';
 
 // A write from another site's page is refused before anything reads its body or runs an action:
@@ -29,7 +29,8 @@ const send = (app: ReturnType<typeof createTestApp>['app'], method: string, path
 
 describe('cross-site writes', () => {
   it('refuses every write whose Origin is not the site, on every endpoint, before the action runs', async () => {
-    const { app, logs } = createTestApp();
+    const { app, logs, db } = createTestApp();
+    const guestbook = guestbookOf({ db });
     const before = (await guestbook.list()).length;
     for (const origin of FOREIGN_ORIGINS) {
       for (const method of WRITES) {

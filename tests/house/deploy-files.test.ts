@@ -96,6 +96,17 @@ describe('deploy/kubernetes', () => {
     expect((probe.periodSeconds ?? 10) * (probe.failureThreshold ?? 3) * 1000).toBeLessThan(config.shutdownDelayMs);
   });
 
+  it("keeps each pod's database file on a writable emptyDir of its own, not the read-only root", () => {
+    const pod = find<IDeployment>('Deployment').spec!.template.spec!;
+    const [app] = pod.containers;
+    const env = Object.fromEntries(app!.env!.map((item) => [item.name, item.value ?? 'a-secret-from-the-cluster-0123456789']));
+    const { databasePath } = loadConfig({ NODE_ENV: 'production', ...env });
+    const mount = app!.volumeMounts!.find((item) => databasePath.startsWith(`${item.mountPath}/`));
+    expect(mount, databasePath).toBeDefined();
+    expect(mount!.readOnly).not.toBe(true);
+    expect(pod.volumes!.find((volume) => volume.name === mount!.name)?.emptyDir).toMatchObject({ sizeLimit: expect.any(String) });
+  });
+
   it('the Service selects the pods and targets their http port', () => {
     const deployment = find<IDeployment>('Deployment');
     const service = find<IService>('Service');
@@ -106,7 +117,8 @@ describe('deploy/kubernetes', () => {
 
 describe('deploy/compose.yaml', () => {
   const compose = parse(readFileSync(join(ROOT, 'deploy/compose.yaml'), 'utf8')) as {
-    services: Record<string, { environment?: Record<string, string> }>;
+    services: Record<string, { environment?: Record<string, string>; volumes?: string[] }>;
+    volumes: Record<string, unknown>;
   };
   const replicas = Object.entries(compose.services).filter(([name]) => name.startsWith('app'));
   const balancer = compose.services.balancer!.environment!;
@@ -129,6 +141,23 @@ describe('deploy/compose.yaml', () => {
       expect(config.trustProxy).toBe(balancer.BALANCER_SOURCE);
       expect(config.sharedAssetsDir).toBeDefined();
     }
+  });
+
+  it("keeps each replica's database file in a named volume of its own, beside the shared assets", () => {
+    const named = replicas.map(([name, service]) => {
+      const { databasePath, sharedAssetsDir } = loadConfig({ NODE_ENV: 'production', ...substituted(service.environment!) });
+      const mounts = (service.volumes ?? []).map((item) => item.split(':') as [string, string]);
+      // Listed per replica: compose does not merge a list from the anchor, so the assets must be there too.
+      expect(
+        mounts.map(([, target]) => target),
+        name,
+      ).toContain(sharedAssetsDir);
+      const data = mounts.find(([, target]) => databasePath.startsWith(`${target}/`));
+      expect(data, `${name}: ${databasePath}`).toBeDefined();
+      expect(compose.volumes, name).toHaveProperty(data![0]);
+      return data![0];
+    });
+    expect(new Set(named).size).toBe(replicas.length);
   });
 
   it('the replicas share a required SESSION_SECRET and DIGEST_KEY, and know the origin the balancer serves', () => {

@@ -78,10 +78,14 @@ export class Cluster {
       SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
       SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
       RELEASE: image,
+      // The guestbook's database in each replica's memory: the root is read-only (below), and a
+      // roll under test needs no entries kept (deploy/compose.yaml gives each replica a volume).
+      DATABASE_PATH: ':memory:',
     };
     const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
     // --read-only: the root file system as Kubernetes' readOnlyRootFilesystem makes it; the
-    // server writes only to the shared assets volume (and nothing to /tmp, mounted anyway).
+    // server writes only to the shared assets volume (its database is in memory, above; nothing
+    // to /tmp, mounted anyway).
     await this.engine.must([
       'run',
       '-d',

@@ -15,6 +15,9 @@ import { createHttpServer, SERVER_LIMITS } from '../../server/edge/http-server.t
 import { createLogger } from '../../server/observe/logger.ts';
 import { createRefusalSummary, type RefusalSummary } from '../../server/observe/refusal-summary.ts';
 import { ServerLog } from '../../tools/harness/server-log.ts';
+import { openDatabase } from '../../server/writes/database.ts';
+import { migrations } from '../../client/migrations.server.ts';
+import type { Database } from '../../shared/database.ts';
 
 export const DIAG_TOKEN = 'test-diagnostics-token-0123456789';
 export const DIAG = { 'x-diagnostics-token': DIAG_TOKEN };
@@ -23,6 +26,8 @@ export const CLIENT_DIR = join(import.meta.dirname, '../../dist/client');
 export interface TestApp {
   app: Express;
   config: Config;
+  /** Its own database, migrated: in memory unless the env's DATABASE_PATH names a file. */
+  db: Database;
   logs: ServerLog;
   /** The app's 429 summary: flush() writes the counts it holds, as the process does at exit. */
   refusals: RefusalSummary;
@@ -48,17 +53,21 @@ export function createTestApp(
     LOG_LEVEL: 'debug',
     DIAGNOSTICS_TOKEN: DIAG_TOKEN,
     DIGEST_KEY: 'test-digest-key-0123456789',
+    // Never the default file under data/: each app a database of its own (docs/data.md, "Tests").
+    DATABASE_PATH: ':memory:',
     ...env,
   });
   const logs = new ServerLog();
   const logger = createLogger(config, logs);
   const frontend = createProdFrontend(CLIENT_DIR, renderer);
   const refusals = deps.refusals ?? createRefusalSummary(logger, refusalWindowMs);
-  const app = createApp(config, { logger, frontend, refusals, ...deps });
+  const db = deps.db ?? openDatabase(config.databasePath, migrations).db;
+  const app = createApp(config, { logger, frontend, refusals, ...deps, db });
   let server: Server | undefined;
   const testApp: TestApp = {
     app,
     config,
+    db,
     logs,
     refusals,
     url: '',
@@ -71,9 +80,13 @@ export function createTestApp(
       }),
     close: () =>
       new Promise((resolve) => {
-        if (!server) return resolve();
+        const closed = () => {
+          if (deps.db === undefined) db.close();
+          resolve();
+        };
+        if (!server) return closed();
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(closed);
       }),
   };
   return testApp;

@@ -2,6 +2,7 @@
 // no request ids, no digests, no error pages beyond a fixed string. It renders client/App.tsx
 // through client/entry-server.tsx exactly as our server does, so the HTML is the same size.
 import { randomUUID } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,8 +18,14 @@ const { match } = (await import(pathToFileURL(join(CLIENT_DIR, '../server/render
 const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, '.vite/manifest.json'), 'utf8')) as Parameters<typeof assetsFromManifest>[0];
 const assets = assetsFromManifest(manifest);
 
-/** No session and no logger: the floor carries none of the host's per-request work. */
-const FLOOR_CONTEXT = { session: createSession(), id: 'floor', log: console, limit: () => undefined };
+/** No session, no logger and an empty database: the floor carries none of the host's per-request work. */
+const FLOOR_CONTEXT = {
+  session: Object.assign(createSession(), { destroy: () => {} }),
+  id: 'floor',
+  db: new DatabaseSync(':memory:'),
+  log: console,
+  limit: () => undefined,
+};
 
 const MINIMAL_500 = '<!DOCTYPE html><html lang="en"><title>500</title><h1>Internal Server Error</h1></html>';
 const MINIMAL_404 = '<!DOCTYPE html><html lang="en"><title>404</title><h1>Not Found</h1></html>';

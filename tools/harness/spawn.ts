@@ -113,6 +113,8 @@ function serverEnv(port: number, env: Record<string, string>): NodeJS.ProcessEnv
   const merged: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', HOST, PORT: String(port) };
   // Sentry stays off unless asked for: a DSN inherited from the shell would send real events.
   delete merged.SENTRY_DSN;
+  // A database of its own, in memory, unless asked for a file: never the project's data/ (docs/data.md, "Tests").
+  merged.DATABASE_PATH = ':memory:';
   return { ...merged, ...env };
 }
 

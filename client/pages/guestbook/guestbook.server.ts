@@ -2,30 +2,30 @@ import { randomUUID } from 'node:crypto';
 import { data, redirect } from 'react-router';
 import { badRequest, type ActionArgs, type LoaderArgs, type RequestContext } from '../../host.ts';
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
-import { OWNER } from './signed-in.server.ts';
-import { guestbook, publicEntry } from './store.server.ts';
+import { guestbookOf, publicEntry } from './store.server.ts';
 
 // The guestbook's data and its one action: signing (validated: invalid input is answered with
 // the messages and the typed values, status 422, and is no failure) and deleting an entry, which
 // only the session that wrote it may do. Writes are rate limited per client (context.limit).
 
-/** The session's flash key: the thanks shows once, on the page after the post. */
-const THANKS = 'thanks';
 /** What the action reads: a form, as a browser posts it. */
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
 
 /** Writes (signing or deleting) one client may make a minute: a person signs once or twice. */
 const WRITES = { limit: 10, windowMs: 60_000 };
 
+/** The session's writer id (typed in client/session-data.ts): a random id, which a sign-in can later take over. */
 function ownerOf(context: RequestContext): string | undefined {
-  const owner = context.session.get(OWNER) as unknown;
+  const owner = context.session.get('owner');
+  // A cookie signed by us holds what we set, but an older release may have set another type.
   return typeof owner === 'string' ? owner : undefined;
 }
 
 export async function loader({ context }: LoaderArgs) {
-  const thanks = context.session.get(THANKS) as unknown;
+  // The thanks is flashed: it shows once, on the page after the post.
+  const thanks = context.session.get('thanks');
   const owner = ownerOf(context);
-  const entries = (await guestbook.list()).map((entry) => ({ ...publicEntry(entry), mine: entry.owner === owner }));
+  const entries = (await guestbookOf(context).list()).map((entry) => ({ ...publicEntry(entry), mine: entry.owner === owner }));
   return { entries, thanks: typeof thanks === 'string' ? thanks : undefined };
 }
 
@@ -58,15 +58,15 @@ export async function action({ request, context }: ActionArgs) {
     return data({ errors, values: { name, message } }, { status: 429, headers: { 'Retry-After': String(retryAfter) } });
   }
   if (field(form, 'intent') === 'delete') {
-    const removal = await guestbook.remove(field(form, 'id'), ownerOf(context));
+    const removal = await guestbookOf(context).remove(field(form, 'id'), ownerOf(context));
     if (removal === 'not-yours') throw data(null, { status: 403 });
     return { deleted: removal === 'removed' };
   }
   const errors = problems(name, message);
   if (errors !== undefined) return data({ errors, values: { name, message } }, { status: 422 });
   const owner = ownerOf(context) ?? randomUUID();
-  context.session.set(OWNER, owner);
-  await guestbook.add({ name, message, owner });
-  context.session.flash(THANKS, name);
+  context.session.set('owner', owner);
+  await guestbookOf(context).add({ name, message, owner });
+  context.session.flash('thanks', name);
   return redirect('/guestbook');
 }

@@ -1,26 +1,23 @@
 import { createContext, redirect } from 'react-router';
-import type { Middleware, RequestContext } from '../../host.ts';
+import type { Middleware, RequestContext, SessionData } from '../../host.ts';
 
-// Who is signed in to the guestbook, kept in the session: a name, and the writer id their
-// entries carry (an anonymous writer gets one at their first entry, guestbook.server.ts).
-
-/** The session's key for the signed-in name. */
-export const USER = 'user';
-/** The session's key for the writer id: a random id, never sent to the browser. */
-export const OWNER = 'owner';
+// Who is signed in to the guestbook, kept in the session (client/session-data.ts): a name, and
+// the writer id their entries carry (an anonymous writer gets one at their first entry,
+// guestbook.server.ts).
 
 /** What the guard hands the routes below it through React Router's context. */
 export const signedInUser = createContext<{ name: string; owner: string }>();
 
-export function sessionValue(context: RequestContext, key: string): string | undefined {
-  const value = context.session.get(key) as unknown;
+/** A session value as text: a cookie signed by us holds what we set, but an older release may have set another type. */
+export function sessionValue(context: RequestContext, key: keyof SessionData): string | undefined {
+  const value: unknown = context.session.get(key);
   return typeof value === 'string' ? value : undefined;
 }
 
 /** Middleware: only a signed-in session goes on; anyone else is sent to sign in, and no loader or action below runs. */
 export const requireSignIn: Middleware = ({ context }) => {
-  const name = sessionValue(context, USER);
-  const owner = sessionValue(context, OWNER);
+  const name = sessionValue(context, 'user');
+  const owner = sessionValue(context, 'owner');
   if (name === undefined || owner === undefined) throw redirect('/guestbook/sign-in');
   context.set(signedInUser, { name, owner });
 };
