@@ -27,11 +27,13 @@ function missingPaths(): string[] {
   const names = new Set(files.map((file) => basename(file)));
   for (const file of files) {
     const text = readFileSync(join(ROOT, file), 'utf8');
+    // A code block that quotes a file (its first line `// client/pages/About.tsx`) imports relative to that file.
+    const quoted = [...text.matchAll(/^```\w*\n\/\/ ([\w./-]+)$/gm)].map(([, quotedFile]) => dirname(quotedFile!));
     // A bare name only says "some file of this name": it must be one of the tree's.
     for (const [, named] of text.matchAll(BARE_NAME)) if (!names.has(named!)) missing.push(`${file} names ${named}`);
     for (const [, named] of text.matchAll(NAMED_PATH)) {
       if (NOT_REPOSITORY_FILES.test(named!) || named!.includes('node_modules')) continue;
-      const found = existsSync(join(ROOT, dirname(file), named!)) || ROOTS.some((root) => existsSync(join(ROOT, root, named!)));
+      const found = [dirname(file), ...ROOTS, ...quoted].some((root) => existsSync(join(ROOT, root, named!)));
       if (!found) missing.push(`${file} names ${named}`);
     }
   }
