@@ -1,5 +1,5 @@
 import { Form, useActionData, useFetcher, useLoaderData, useNavigation, useRevalidator } from 'react-router';
-import type { ActionData, LoaderData } from '../../host.ts';
+import { Link, type ActionData, type LoaderData } from '../../host.ts';
 import type { action, loader } from './guestbook.server.ts';
 import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
 import './guestbook.css';
@@ -54,6 +54,9 @@ export default function Guestbook() {
   return (
     <>
       <h1>Guestbook</h1>
+      <p>
+        <Link to="/guestbook/mine">Your entries</Link>
+      </p>
       {thanks !== undefined && <p role="status" className="flash" data-testid="flash">{`Thanks, ${thanks}`}</p>}
       {/* A new entry empties the form: its key is the list's length. */}
       <Form method="post" className="guestbook-form" key={entries.length} aria-busy={submitting}>
@@ -92,7 +95,10 @@ export default function Guestbook() {
         {entries.map((entry) => (
           <li key={entry.id}>
             <p>
-              <strong>{entry.name}</strong> <time dateTime={entry.createdAt}>{entry.createdAt.slice(0, 10)}</time>
+              <strong>{entry.name}</strong>{' '}
+              <Link to={`/guestbook/entries/${entry.id}`}>
+                <time dateTime={entry.createdAt}>{entry.createdAt.slice(0, 10)}</time>
+              </Link>
             </p>
             <p>{entry.message}</p>
             {entry.mine && <DeleteButton entry={entry} />}

@@ -1,0 +1,66 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dataFetches, documentLoads, navigationSuite } from './navigation-harness.ts';
+
+// Route modules in a real browser: a middleware guard on a client navigation, a form posting to
+// a resource route with JavaScript on and off, and a route's own ErrorBoundary after hydration.
+
+const errorsOf = (console: { type: string; text: string }[]) => console.filter((e) => e.type === 'error' || e.type === 'pageerror');
+
+async function signIn(page: Page, name: string) {
+  await page.getByLabel('Name').fill(name);
+  await page.getByTestId('sign-in').click();
+  await page.getByTestId('signed-in-as').filter({ hasText: name }).waitFor();
+}
+
+describe('route modules in a real browser', () => {
+  const nav = navigationSuite();
+
+  it('a guarded page reached by a link without a session lands on sign-in, with no document load and no loader run', async () => {
+    const { page, console, requests, close } = await nav.hydrated('/guestbook');
+    await page.getByRole('link', { name: 'Your entries' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/guestbook/sign-in');
+    expect(documentLoads(requests)).toHaveLength(1);
+    // The guard answered the navigation's data request with a redirect: nothing of the page's loader.
+    expect(dataFetches(requests, '/guestbook/mine')).toHaveLength(1);
+    expect(errorsOf(console)).toEqual([]);
+    await close();
+  });
+
+  it('signs in, then signs out through a form posting to the resource route: its redirect is followed, no document load', async () => {
+    const { page, console, requests, close } = await nav.hydrated('/guestbook/sign-in');
+    await signIn(page, 'Ada with JS');
+    await page.getByTestId('sign-out').click();
+    await page.getByRole('heading', { level: 1, name: 'Guestbook' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/guestbook');
+    expect(documentLoads(requests)).toHaveLength(1);
+    expect(dataFetches(requests, '/guestbook/sign-out').map((r) => r.method())).toEqual(['POST']);
+    // Signed out: the guard sends the next visit to sign in.
+    await page.getByRole('link', { name: 'Your entries' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(errorsOf(console)).toEqual([]);
+    await close();
+  });
+
+  it('without JavaScript the same forms post as documents: sign-in 303 to the guarded page, sign-out 303 to the guestbook', async () => {
+    const context = await nav.browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${nav.origin}/guestbook/sign-in`);
+    await signIn(page, 'Ada without JS');
+    await page.getByTestId('sign-out').click();
+    await page.getByRole('heading', { level: 1, name: 'Guestbook' }).waitFor();
+    await page.goto(`${nav.origin}/guestbook/mine`);
+    expect(new URL(page.url()).pathname).toBe('/guestbook/sign-in');
+    await context.close();
+  });
+
+  it('an unknown entry shows the route’s own “No such entry” inside the site’s header, and hydrates without an error', async () => {
+    const { page, console, close } = await nav.hydrated('/guestbook/entries/no-such-entry');
+    expect(await page.getByTestId('entry-missing').locator('h1').textContent()).toBe('No such entry');
+    expect(await page.locator('header.site-header').count()).toBe(1);
+    expect(await page.title()).toBe('404: This page could not be found.');
+    expect(errorsOf(console).filter((e) => !e.text.includes('404'))).toEqual([]);
+    await close();
+  });
+});
