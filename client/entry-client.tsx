@@ -63,18 +63,17 @@ const prefetcher = createPrefetcher(
   discovery.dataRouteIds,
   (pathname, batch) => discovery.discover(pathname, (parentId, children) => router.patchRoutes(parentId, children), batch),
 );
+const loaderData = deferred.revive(config.router.loaderData);
+// A route whose clientLoader runs at hydration starts without data, so React Router shows its
+// HydrateFallback (what the server sent); its serverLoader() answers with the page's data.
+const hydrating = new Set(config.router.routes.filter((route) => route.clientLoader === 'hydrate').map((route) => route.id));
 const router = createBrowserRouter(routes, {
   hydrationData: {
-    loaderData: deferred.revive(config.router.loaderData),
+    loaderData: Object.fromEntries(Object.entries(loaderData).filter(([id]) => !hydrating.has(id))),
     actionData: config.router.actionData,
     errors: config.router.errors,
   },
-  dataStrategy: createDataStrategy(
-    prefetcher,
-    discovery.dataRouteIds,
-    () => router.state.revalidation === 'loading',
-    config.router.loaderData,
-  ),
+  dataStrategy: createDataStrategy(prefetcher, discovery.dataRouteIds, () => router.state.revalidation === 'loading', loaderData),
   patchRoutesOnNavigation: discovery.patchRoutesOnNavigation(() => router.state.navigation),
 });
 

@@ -115,6 +115,12 @@ export const routes = defineRoutes([
       },
       { id: 'diag-links', path: 'links', page: () => import('./pages/diagnostics/Links.tsx') },
       {
+        id: 'diag-client-data',
+        path: 'client-data',
+        page: () => import('./pages/diagnostics/ClientData.tsx'),
+        server: () => import('./pages/diagnostics/client-data.server.ts'),
+      },
+      {
         id: 'diag-action-error',
         path: 'action-error',
         page: () => import('./pages/diagnostics/ActionError.tsx'),

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { DIAG } from '../support/test-app.ts';
 import { dataFetches, documentLoads, navigationSuite } from './navigation-harness.ts';
 
 // Route modules in a real browser: a middleware guard on a client navigation, a form posting to
@@ -61,6 +62,24 @@ describe('route modules in a real browser', () => {
     expect(await page.locator('header.site-header').count()).toBe(1);
     expect(await page.title()).toBe('404: This page could not be found.');
     expect(errorsOf(console).filter((e) => !e.text.includes('404'))).toEqual([]);
+    await close();
+  });
+
+  it('a clientLoader that runs at hydration: the server sent its HydrateFallback, the browser shows its data with no second request; clientAction and client middleware run', async () => {
+    const html = await (await fetch(`${nav.origin}/_diag/client-data`, { headers: DIAG })).text();
+    expect(html).toContain('data-testid="hydrate-fallback"');
+    expect(html).not.toContain('data-testid="client-data"');
+    const { page, console, requests, close } = await nav.hydrated('/_diag/client-data');
+    await expect
+      .poll(() => page.getByTestId('client-data').textContent())
+      .toBe('data from the server; the clientLoader ran; client middleware ran');
+    // serverLoader() at hydration answers with the data the page carries.
+    expect(dataFetches(requests, '/_diag/client-data')).toHaveLength(0);
+    await page.getByTestId('client-post').click();
+    await expect.poll(() => page.getByTestId('client-action').textContent()).toBe('the server action ran; the clientAction ran');
+    expect(dataFetches(requests, '/_diag/client-data').map((r) => r.method())[0]).toBe('POST');
+    expect(documentLoads(requests)).toHaveLength(1);
+    expect(errorsOf(console)).toEqual([]);
     await close();
   });
 });
