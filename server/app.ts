@@ -11,6 +11,7 @@ import { httpError } from './failures/errors.ts';
 import { createReportProofs, type ReportProofOptions } from './failures/report-proof.ts';
 import type { Frontend } from './assets/frontend.ts';
 import type { TraceMeta } from '../shared/runtime.ts';
+import type { TraceContext } from '../shared/log-line.ts';
 import { createTunnelRouter } from './telemetry/tunnel.ts';
 import { securityHeaders } from './edge/security-headers.ts';
 import { createHealthRouter } from './edge/health.ts';
@@ -33,7 +34,7 @@ export interface AppDeps {
   /** True once the process has begun to drain; readiness then answers 503. */
   isShuttingDown?: () => boolean;
   /** Sentry, when configured: where 5xx failures are reported, and the request's trace. */
-  telemetry?: { report: Reporter; traceMeta: () => TraceMeta | undefined };
+  telemetry?: { report: Reporter; traceMeta: () => TraceMeta | undefined; traceContext?: () => TraceContext | undefined };
   /** Prometheus metrics, when METRICS_PORT is set (served apart, see metrics.ts). */
   metrics?: Metrics;
   /** Where 429 refusals are counted instead of logged one by one; flushed by the process at exit. */
@@ -84,6 +85,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
       trustProxy: config.trustProxy !== false,
       trustsPeer: (address) => address !== undefined && trustFn(address, 0),
       refusals,
+      traceContext: deps.telemetry?.traceContext,
     }),
   );
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));

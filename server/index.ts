@@ -140,7 +140,9 @@ async function main(): Promise<void> {
 
   const frontend = await createFrontend(config, logger, tools);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
-  const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
+  // Trace ids on log lines only with tracing on: without a sample rate Sentry makes no spans.
+  const traceContext = config.sentry?.tracesSampleRate === undefined ? undefined : sentry?.currentTraceContext;
+  const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext };
   const refusals = createRefusalSummary(logger);
   const server = createHttpServer(
     createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics, refusals, digester: tools.digester }),

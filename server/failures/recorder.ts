@@ -123,7 +123,8 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
         const level = prefetch ? LINE_LEVEL.prefetchFailure : LINE_LEVEL.failure;
         // At LOG_LEVEL=fatal the line is not written: then nothing of it is built either.
         if (deps.logger.isLevelEnabled(level)) {
-          const fields = { ...where, headersSent: res.headersSent, ...(prefetch && { prefetch }), error: serializeError(error) };
+          const trace = res.locals.trace;
+          const fields = { ...where, ...trace, headersSent: res.headersSent, ...(prefetch && { prefetch }), error: serializeError(error) };
           deps.logger[level](fields, FAILURE_MESSAGE);
         }
       } else {
