@@ -8,3 +8,4 @@ export { Link } from './router/both/Link.tsx';
 export { CONTENT_ID } from './router/both/HostRoot.tsx';
 export { badRequest, notFound } from './router/both/route-failure.ts';
 export { abortableDelay } from './router/both/abortable-delay.ts';
+export type { FailureEvent, FailureWork, OnFailure } from '../shared/failure-event.ts';

@@ -19,6 +19,8 @@ import { createRefusalSummary } from './observe/refusal-summary.ts';
 import { createDrain } from './edge/shutdown.ts';
 import { LINE_LEVEL } from './observe/log-levels.ts';
 import { LISTENING_PREFIX, STOPPED_MESSAGE } from '../shared/log-line.ts';
+import type { OnFailure } from '../shared/failure-event.ts';
+import { isolateFailureHook, type CallFailureHook } from './failures/failure-hook.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
 function projectRoot(): string {
@@ -57,22 +59,42 @@ async function createFrontend(config: Config, logger: Logger, { fixStack }: Fail
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
 type SentryModule = typeof import('./telemetry/sentry.ts');
 
-/** A fault outside any request: recorded as every failure is (failures/recorder.ts), flushed, then exit so we restart. */
-function handleProcessFaults(logger: Logger, tools: FailureTools, sentry: SentryModule | undefined, metrics: Metrics | undefined): void {
+/**
+ * A fault outside any request: recorded as every failure is (failures/recorder.ts), flushed, then
+ * exit so we restart. The app's failure hook gets it too, and up to FAILURE_HOOK_TIMEOUT_MS to export it.
+ */
+function handleProcessFaults(
+  logger: Logger,
+  tools: FailureTools,
+  sentry: SentryModule | undefined,
+  metrics: Metrics | undefined,
+  onFailure: CallFailureHook | undefined,
+): void {
   const failures = createFailureRecorder({
     ...tools,
     logger,
     metrics,
     faultReporter: sentry?.reportFault,
+    onFailure,
   });
   const fault = async (kind: string, error: unknown) => {
-    failures.fault(kind, error);
-    await flushLogs(logger);
-    if (sentry) await sentry.closeSentry();
+    const { hooked } = failures.fault(kind, error);
+    await Promise.all([hooked, flushLogs(logger), sentry?.closeSentry()]);
     process.exit(1);
   };
   process.on('uncaughtException', (error) => void fault('uncaughtException', error));
   process.on('unhandledRejection', (reason) => void fault('unhandledRejection', reason));
+}
+
+/**
+ * The app's failure hook: `onFailure` from client/instrumentation.server.ts (docs/operating.md,
+ * "The failure hook"), loaded once, before anything can fail. A module that cannot load stops
+ * the boot: a team that wrote a hook expects it to run.
+ */
+async function loadFailureHook(logger: Logger): Promise<OnFailure | undefined> {
+  const { onFailure } = await import('../client/instrumentation.server.ts');
+  if (onFailure !== undefined) logger[LINE_LEVEL.lifecycle]('failure hook loaded from client/instrumentation.server.ts');
+  return onFailure;
 }
 
 /**
@@ -122,7 +144,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config, undefined, metrics);
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
   const tools: FailureTools = { digester: createDigester(config.digestKey), fixStack: createSourceMapper().fixStack };
-  handleProcessFaults(logger, tools, sentry, metrics);
+  const appHook = await loadFailureHook(logger);
+  handleProcessFaults(logger, tools, sentry, metrics, isolateFailureHook(appHook, logger, config.failureHookTimeoutMs));
   routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
     logger[LINE_LEVEL.lifecycleWarning]('DIGEST_KEY is not set: digests will differ between processes and releases');
@@ -145,7 +168,16 @@ async function main(): Promise<void> {
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext };
   const refusals = createRefusalSummary(logger);
   const server = createHttpServer(
-    createApp(config, { logger, frontend, isShuttingDown: drain.isShuttingDown, telemetry, metrics, refusals, digester: tools.digester }),
+    createApp(config, {
+      logger,
+      frontend,
+      isShuttingDown: drain.isShuttingDown,
+      telemetry,
+      metrics,
+      refusals,
+      digester: tools.digester,
+      onFailure: appHook,
+    }),
     undefined,
     logger,
   );

@@ -10,8 +10,11 @@ import { expressRouteOf } from './route-label.ts';
 // value comes from a closed set or a route id: raw paths, digests and request ids would make
 // one time series per request and exhaust the Prometheus server.
 
-/** Where a failure happened (docs/deploy.md, "Metrics"). */
-export type FailureKind = 'render' | 'loader' | 'route' | 'process' | 'client_report';
+/**
+ * Where a failure happened (docs/deploy.md, "Metrics"). `revalidation`: a cached answer's
+ * revalidation, counted once the host revalidates; its alert rule is written already.
+ */
+export type FailureKind = 'render' | 'loader' | 'route' | 'process' | 'client_report' | 'revalidation';
 
 export interface Metrics {
   readonly registry: Registry;
