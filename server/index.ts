@@ -140,7 +140,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  const metrics = config.metricsPort === undefined ? undefined : createMetrics();
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics(config);
   const logger = createLogger(config, undefined, metrics);
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
   const tools: FailureTools = { digester: createDigester(config.digestKey), fixStack: createSourceMapper().fixStack };
@@ -163,6 +163,7 @@ async function main(): Promise<void> {
 
   const frontend = await createFrontend(config, logger, tools);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
+  metrics?.trackReadiness(drain.isShuttingDown);
   // Trace ids on log lines only with tracing on: without a sample rate Sentry makes no spans.
   const traceContext = config.sentry?.tracesSampleRate === undefined ? undefined : sentry?.currentTraceContext;
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext };
