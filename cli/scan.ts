@@ -26,8 +26,8 @@ export async function scan(sources: readonly string[], visit: (occurrence: Occur
       if (text === '') continue;
       // Bare lines, and lines behind kubectl's, compose's and podman's prefixes or in Loki's JSON (source-formats.ts).
       const wrapped = unwrap(text);
-      if (wrapped.length === 0) skipped++;
-      for (const { text: logLine, replica } of wrapped) {
+      if (wrapped === undefined) skipped++;
+      for (const { text: logLine, replica } of wrapped ?? []) {
         options.onLine?.(logLine);
         if (!logLine.includes(options.mustContain)) continue;
         const record = parseJson(logLine);

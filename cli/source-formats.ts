@@ -8,7 +8,7 @@
 //   {"labels":{…},"line":"{…}","timestamp":"…"}    Loki's logcli query --output=jsonl
 //   {"status":"success","data":{"result":[…]}}     Loki's query_range API, one response per line (as Loki sends it)
 //
-// Anything else is not a log line and is counted as skipped.
+// Anything else is not a log line and is counted as skipped; a Loki answer with no lines is none.
 
 export interface Wrapped {
   /** The server's JSON line. */
@@ -33,14 +33,14 @@ const LOKI_START = /^\{"(labels|line|timestamp|status|data)":/;
 /** Loki labels that name the process, most specific first. */
 const LOKI_REPLICA_LABELS = ['replica', 'pod', 'container', 'instance', 'host', 'hostname', 'service_name'];
 
-/** The log lines a line of input holds: none when it is not one of the formats above. */
-export function unwrap(line: string): Wrapped[] {
-  if (!line.endsWith('}')) return [];
+/** The log lines a line of input holds; undefined when it is none of the formats above. */
+export function unwrap(line: string): Wrapped[] | undefined {
+  if (!line.endsWith('}')) return undefined;
   if (line.startsWith('{')) return LOKI_START.test(line) ? fromLoki(line) : [{ text: line }];
   const brace = line.indexOf('{');
-  if (brace === -1) return [];
+  if (brace === -1) return undefined;
   const replica = replicaOfPrefix(line.slice(0, brace).replace(SGR, '').trim());
-  return replica === undefined ? [] : [{ text: line.slice(brace), replica }];
+  return replica === undefined ? undefined : [{ text: line.slice(brace), replica }];
 }
 
 function replicaOfPrefix(prefix: string): string | undefined {
@@ -50,25 +50,27 @@ function replicaOfPrefix(prefix: string): string | undefined {
 
 type Json = Record<string, unknown>;
 
-function fromLoki(line: string): Wrapped[] {
+function fromLoki(line: string): Wrapped[] | undefined {
   const envelope = parseObject(line);
-  if (envelope === undefined) return [];
+  if (envelope === undefined) return undefined;
   if (typeof envelope.line === 'string') return wrappedLine(envelope.line, envelope.labels);
   const result = (envelope.data as Json | undefined)?.result;
-  if (!Array.isArray(result)) return [];
-  // query_range: streams, each its labels and [nanosecond time, line] pairs.
+  if (!Array.isArray(result)) return undefined;
+  // query_range: streams, each its labels and [nanosecond time, line] pairs. Another program's
+  // lines in a stream are passed over; an answer with no lines at all holds none.
   return result.flatMap((stream: Json) =>
     Array.isArray(stream?.values)
       ? (stream.values as unknown[]).flatMap((pair) =>
-          Array.isArray(pair) && typeof pair[1] === 'string' ? wrappedLine(pair[1], stream.stream) : [],
+          Array.isArray(pair) && typeof pair[1] === 'string' ? (wrappedLine(pair[1], stream.stream) ?? []) : [],
         )
       : [],
   );
 }
 
-function wrappedLine(text: string, labels: unknown): Wrapped[] {
+/** Undefined when the line Loki holds is not a JSON object (another program's line in the stream). */
+function wrappedLine(text: string, labels: unknown): Wrapped[] | undefined {
   const inner = text.trim();
-  if (!inner.startsWith('{') || !inner.endsWith('}')) return [];
+  if (!inner.startsWith('{') || !inner.endsWith('}')) return undefined;
   return [{ text: inner, replica: replicaOfLabels(labels) }];
 }
 

@@ -100,9 +100,12 @@ describe('reading many replicas at once', () => {
       },
     };
     const jsonlFile = writeLog(dir, 'loki.jsonl', `${jsonl.join('\n')}\n`);
-    const rangeFile = writeLog(dir, 'loki-range.json', `${JSON.stringify(rangeResponse)}\n`);
+    // A second page of the answer that came back empty: no lines, none skipped.
+    const empty = { status: 'success', data: { resultType: 'streams', result: [] } };
+    const rangeFile = writeLog(dir, 'loki-range.json', `${JSON.stringify(rangeResponse)}\n${JSON.stringify(empty)}\n`);
     const run = runDigest([one.failure.digest, jsonlFile, rangeFile]);
     expect(run.status).toBe(0);
+    expect(run.stderr).not.toContain('skipped');
     expect(replicasRow(run.stdout)).toBe('pod-a ×3, pod-b ×2');
     const top = runDigest(['top', '--by', 'replica', jsonlFile, rangeFile]);
     expect(top.stdout).toContain('Top 2 by replica of 1 digest (5 occurrences)');
