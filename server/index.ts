@@ -88,13 +88,23 @@ function handleProcessFaults(
 
 /**
  * The app's failure hook: `onFailure` from client/instrumentation.server.ts (docs/operating.md,
- * "The failure hook"), loaded once, before anything can fail. A module that cannot load stops
- * the boot: a team that wrote a hook expects it to run.
+ * "The failure hook"), loaded once, before anything can fail. A module that fails to load, or an
+ * `onFailure` that is not a function, stops the boot with one line: a team that wrote a hook
+ * expects it to run.
  */
 async function loadFailureHook(logger: Logger): Promise<OnFailure | undefined> {
-  const { onFailure } = await import('../client/instrumentation.server.ts');
-  if (onFailure !== undefined) logger[LINE_LEVEL.lifecycle]('failure hook loaded from client/instrumentation.server.ts');
-  return onFailure;
+  const module = 'client/instrumentation.server.ts';
+  try {
+    const { onFailure } = (await import('../client/instrumentation.server.ts')) as { onFailure?: unknown };
+    if (onFailure === undefined) return undefined;
+    if (typeof onFailure !== 'function') throw new TypeError(`onFailure is a ${typeof onFailure}, not a function`);
+    logger[LINE_LEVEL.lifecycle](`failure hook loaded from ${module}`);
+    return onFailure as OnFailure;
+  } catch (error) {
+    logger[LINE_LEVEL.bootFailure]({ error: serializeError(error) }, `cannot load the failure hook from ${module}`);
+    await flushLogs(logger);
+    process.exit(1);
+  }
 }
 
 /**
