@@ -3,8 +3,32 @@
 // "new since the deploy at 14:02" is the first question after a deploy.
 
 /** pino writes `{"level":30,"time":<ms>,"release":"…",…}`: read without parsing every line. */
-const TIME = /"time":(?:(\d+)|"([^"]{1,40})")/;
-const RELEASE = /"release":"([^"\\]{1,200})"/;
+const TIME_KEY = '"time":';
+const RELEASE_KEY = '"release":"';
+/** RELEASE's own bound (server/config/config-values.ts). */
+const MAX_RELEASE_LENGTH = 200;
+
+/** The string value after `key`, when it has no escapes; undefined otherwise. */
+function fieldText(text: string, key: string): string | undefined {
+  const start = text.indexOf(key);
+  if (start === -1) return undefined;
+  const from = start + key.length;
+  const end = text.indexOf('"', from);
+  if (end === -1 || end - from > MAX_RELEASE_LENGTH) return undefined;
+  const value = text.slice(from, end);
+  return value === '' || value.endsWith('\\') ? undefined : value;
+}
+
+/** Epoch ms (pino's default) or an ISO string (its isoTime). */
+function timeOf(text: string): number | undefined {
+  const start = text.indexOf(TIME_KEY);
+  if (start === -1) return undefined;
+  const from = start + TIME_KEY.length;
+  const iso = text[from] === '"';
+  const end = iso ? text.indexOf('"', from + 1) : text.slice(from, from + 20).search(/[^\d]/) + from;
+  const ms = iso ? Date.parse(text.slice(from + 1, end)) : Number(text.slice(from, end));
+  return Number.isFinite(ms) && end > from ? ms : undefined;
+}
 
 export interface NewestRelease {
   release: string;
@@ -15,15 +39,13 @@ export interface NewestRelease {
 export class Releases {
   private readonly firstLine = new Map<string, number>();
 
-  /** Every log line read (cli/scan.ts, onLine). */
+  /** Every log line read (cli/scan.ts, onLine): found by indexOf, since a regex per line cost `top` a third more time. */
   readonly see = (text: string): void => {
-    const release = RELEASE.exec(text)?.[1];
-    const time = TIME.exec(text);
-    if (release === undefined || time === null) return;
-    const ms = time[1] !== undefined ? Number(time[1]) : Date.parse(time[2]!);
-    if (!Number.isFinite(ms)) return;
+    const release = fieldText(text, RELEASE_KEY);
+    if (release === undefined) return;
     const known = this.firstLine.get(release);
-    if (known === undefined || ms < known) this.firstLine.set(release, ms);
+    const ms = timeOf(text);
+    if (ms !== undefined && (known === undefined || ms < known)) this.firstLine.set(release, ms);
   };
 
   /** Undefined with fewer than two releases: nothing is new when one release is all there is. */
