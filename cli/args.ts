@@ -1,5 +1,6 @@
 import { SERVER_DIGEST } from '../shared/digest-proof.ts';
 import { STDIN } from './read-lines.ts';
+import type { GroupBy } from './top.ts';
 
 // argv → a typed command. Every mistake is a UsageError: one line naming the bad value, exit 2.
 // Written by hand rather than with node:util's parseArgs, which reads every argument that starts
@@ -16,13 +17,17 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 8
 
 export const USAGE = `Usage:
   digest <DIGEST> [files…]                      every occurrence of a digest, or of its first 4+ characters
-  digest top [--since 1h] [--limit N] [files…]  the most frequent digests, each with a sparkline
+  digest top [--since 1h] [--limit N] [--by replica|release] [files…]
+                                                the most frequent digests, each with a sparkline
 
-Reads pino JSON lines from the files (plain or gzip) or from stdin (no files, or -).
+Reads pino JSON lines from the files (plain or gzip) or from stdin (no files, or -), bare or as
+kubectl logs --prefix, docker compose logs, podman-compose logs and Loki (logcli --output=jsonl,
+the query_range API's JSON) write them; each occurrence is attributed to its replica.
 
 Options:
   --since <n><s|m|h|d>   top only: failures in the last 30s, 15m, 1h, 2d…
-  --limit <N>            top only: how many digests to show (default ${DEFAULT_LIMIT})
+  --limit <N>            top only: how many digests to show (default ${DEFAULT_LIMIT}; with --by, per group)
+  --by <replica|release> top only: one table per replica or per release
   --json                 machine-readable output
   -h, --help             this help
 
@@ -35,13 +40,14 @@ export class UsageError extends Error {}
 export type Command =
   | { name: 'help' }
   | { name: 'lookup'; query: string; files: string[]; json: boolean }
-  | { name: 'top'; sinceMs: number | undefined; limit: number; files: string[]; json: boolean };
+  | { name: 'top'; sinceMs: number | undefined; limit: number; by: GroupBy | undefined; files: string[]; json: boolean };
 
 interface Flags {
   json: boolean;
   help: boolean;
   since?: string;
   limit?: string;
+  by?: string;
 }
 
 export function parseCommand(argv: readonly string[]): Command {
@@ -51,9 +57,10 @@ export function parseCommand(argv: readonly string[]): Command {
   if (first === undefined) throw new UsageError('missing a digest or a command');
   if (first === 'top') {
     const sinceMs = flags.since === undefined ? undefined : parseSince(flags.since);
-    return { name: 'top', sinceMs, limit: parseLimit(flags.limit), files, json: flags.json };
+    return { name: 'top', sinceMs, limit: parseLimit(flags.limit), by: parseBy(flags.by), files, json: flags.json };
   }
-  if (flags.since !== undefined || flags.limit !== undefined) throw new UsageError('--since and --limit only apply to `digest top`');
+  if (flags.since !== undefined || flags.limit !== undefined || flags.by !== undefined)
+    throw new UsageError('--since, --limit and --by only apply to `digest top`');
   return { name: 'lookup', query: parseQuery(first), files, json: flags.json };
 }
 
@@ -74,8 +81,8 @@ function split(argv: readonly string[]): { flags: Flags; positionals: string[] }
     const [name, inline] = splitOption(arg);
     if (name === '--json' && inline === undefined) flags.json = true;
     else if ((name === '--help' || name === '-h') && inline === undefined) flags.help = true;
-    else if (name === '--since' || name === '--limit')
-      flags[name === '--since' ? 'since' : 'limit'] = inline ?? valueAfter(argv, ++i, name);
+    else if (name === '--since' || name === '--limit' || name === '--by')
+      flags[name.slice(2) as 'since' | 'limit' | 'by'] = inline ?? valueAfter(argv, ++i, name);
     else throw new UsageError(`unknown option '${arg}'${mayBeDigest(arg) ? " (a digest that starts with '-' goes after '--')" : ''}`);
   }
   return { flags, positionals };
@@ -110,6 +117,11 @@ function parseLimit(value: string | undefined): number {
   const limit = /^[1-9]\d*$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(limit)) throw new UsageError(`invalid --limit '${value}': use a whole number of 1 or more`);
   return limit;
+}
+
+function parseBy(value: string | undefined): GroupBy | undefined {
+  if (value === undefined || value === 'replica' || value === 'release') return value;
+  throw new UsageError(`invalid --by '${value}': use replica or release`);
 }
 
 function parseQuery(value: string): string {

@@ -52,7 +52,7 @@ async function runLookup(command: Extract<Command, { name: 'lookup' }>, sources:
 }
 
 async function runTop(command: Extract<Command, { name: 'top' }>, sources: string[]): Promise<number> {
-  const result = await top({ sinceMs: command.sinceMs, limit: command.limit, now: Date.now() }, sources);
+  const result = await top({ sinceMs: command.sinceMs, limit: command.limit, by: command.by, now: Date.now() }, sources);
   reportSkipped(result.skipped);
   if (command.json) print(safeJson(JSON.stringify(topJson(result), null, 2)));
   if (result.rows.length === 0) {

@@ -51,6 +51,8 @@ function summaryText(summary: DigestSummary): string {
   field('first seen', iso(summary.firstSeen));
   field('last seen', iso(summary.lastSeen));
   field('releases', counts(summary.releases.entries()));
+  field('first in', summary.firstRelease === undefined ? '' : safe(summary.firstRelease));
+  field('replicas', counts(summary.replicas.entries()));
   field('statuses', counts(summary.statuses.entries()));
   field('routes', counts(summary.routes.entries()));
   field('paths', counts(summary.paths.entries()));
@@ -92,9 +94,10 @@ function reportLines(summary: DigestSummary): string[] {
 }
 
 function requestLines(summary: DigestSummary): string[] {
-  const lines = summary.requests.map(({ reqId, time, side }, index) => {
+  const lines = summary.requests.map(({ reqId, time, side, replica }, index) => {
     const label = (index === 0 ? 'requests' : '').padEnd(LABEL_WIDTH);
-    return `  ${label}${safe(reqId)}  ${iso(time)}${side === 'server' ? '' : `  ${sideLabel(side)}`}`;
+    const where = replica === undefined ? '' : `  ${safe(replica)}`;
+    return `  ${label}${safe(reqId)}  ${iso(time)}${where}${side === 'server' ? '' : `  ${sideLabel(side)}`}`;
   });
   const more = summary.requestCount - summary.requests.length;
   if (more > 0) lines.push(`  ${''.padEnd(LABEL_WIDTH)}… and ${more} more`);
@@ -115,11 +118,12 @@ function exampleLines(summary: DigestSummary): string[] {
  *     "matches": [{                               most frequent first; [] when none
  *       "digest": string, "count": number,
  *       "firstSeen": string | null, "lastSeen": string | null,       ISO 8601
- *       "sides", "statuses", "routes", "paths", "releases", "kinds": Count[],
+ *       "sides", "statuses", "routes", "paths", "releases", "kinds", "replicas": Count[],
+ *       "firstRelease": string | null,             the release of the first occurrence
  *       "browserReports": { "verified": number, "unverified": number,  reports naming it, not counted
  *                           "latest": [{ "reqId", "time", "kind", "path", "verified" }] },  ≤ 10
  *       "secondaryFailures": number,                the error page failed too
- *       "requests": [{ "reqId": string, "time": string | null, "side": Side }],  latest first, ≤ 10
+ *       "requests": [{ "reqId": string, "time": string | null, "side": Side, "replica"?: string }],  latest first, ≤ 10
  *       "moreRequests": number,
  *       "example": { "side": Side, "time": string | null, "reqId": string | null,
  *                    "error": { "type", "message", "stack"?, "code"?, "cause"?: error } } }],
@@ -161,6 +165,8 @@ function summaryJson(summary: DigestSummary): object {
     paths: summary.paths.entries(),
     releases: summary.releases.entries(),
     kinds: summary.kinds.entries(),
+    replicas: summary.replicas.entries(),
+    firstRelease: summary.firstRelease ?? null,
     browserReports: browserReportsJson(summary),
     secondaryFailures: summary.secondaryFailures,
     requests: summary.requests.map((request) => ({ ...request, time: isoOrNull(request.time) })),

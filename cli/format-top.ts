@@ -10,7 +10,11 @@ const ROUTES_PER_ROW = 3;
 const TIME_WIDTH = 'YYYY-MM-DDTHH:MM:SSZ'.length;
 
 export function topText(result: TopResult): string {
-  const { rows, window } = result;
+  const { rows, window, by } = result;
+  const groupWidth = widest(
+    rows.map((row) => safe(row.group ?? '')),
+    (by ?? '').length,
+  );
   const countWidth = widest(
     rows.map((row) => String(row.count)),
     'COUNT'.length,
@@ -21,7 +25,9 @@ export function topText(result: TopResult): string {
   );
   const sparkWidth = Math.max(SPARK_BINS, 'ACTIVITY'.length);
   const columns = (cells: string[]) => cells.join('  ').trimEnd();
+  const group = (cell: string) => (by === undefined ? [] : [cell.padEnd(groupWidth)]);
   const header = columns([
+    ...group(by?.toUpperCase() ?? ''),
     'COUNT'.padStart(countWidth),
     'DIGEST'.padEnd(digestWidth),
     'ACTIVITY'.padEnd(sparkWidth),
@@ -31,16 +37,20 @@ export function topText(result: TopResult): string {
   ]);
   const line = (row: TopRow) =>
     columns([
+      ...group(safe(row.group ?? '')),
       String(row.count).padStart(countWidth),
       safe(row.digest).padEnd(digestWidth),
       sparkline(row.histogram).padEnd(sparkWidth),
       isoSeconds(row.firstSeen).padEnd(TIME_WIDTH),
       isoSeconds(row.lastSeen).padEnd(TIME_WIDTH),
-      counts(row.routes, ROUTES_PER_ROW),
+      counts(row.routes, ROUTES_PER_ROW) + (row.newIn === undefined ? '' : `  new in ${safe(row.newIn)}`),
     ]);
   const span = window === undefined ? '' : `, ${isoSeconds(window.from)} → ${isoSeconds(window.to)}, one bar = ${duration(window.binMs)}`;
-  const title = `Top ${rows.length} of ${plural(result.totalDigests, 'digest')} (${plural(result.totalOccurrences, 'occurrence')})${span}`;
-  return [title, header, ...rows.map(line)].join('\n') + '\n';
+  const title = `Top ${rows.length}${by === undefined ? '' : ` by ${by}`} of ${plural(result.totalDigests, 'digest')} (${plural(result.totalOccurrences, 'occurrence')})${span}`;
+  const { newestRelease } = result;
+  const newest =
+    newestRelease === undefined ? [] : [`Newest release ${safe(newestRelease.release)}, first line ${isoSeconds(newestRelease.firstLine)}`];
+  return [title, ...newest, header, ...rows.map(line)].join('\n') + '\n';
 }
 
 /**
@@ -48,7 +58,11 @@ export function topText(result: TopResult): string {
  *
  *   { "window": { "from": string, "to": string, "bins": number, "binMs": number } | null,
  *     "totalDigests": number, "totalOccurrences": number, "skippedLines": number,
- *     "digests": [{                                most frequent first, at most --limit
+ *     "by": "replica" | "release" | null,
+ *     "newestRelease": { "release": string, "firstLine": string } | null,   with 2+ releases read
+ *     "digests": [{                                most frequent first, at most --limit (per group)
+ *       "group": string | null,                    with --by: the replica or release ("unknown")
+ *       "newIn": string | null,                    the newest release, if first seen in it
  *       "digest": string, "count": number,
  *       "firstSeen": string | null, "lastSeen": string | null,        ISO 8601
  *       "sides": Count[], "routes": Count[],        routes: route, else path, else fault kind
@@ -65,7 +79,13 @@ export function topJson(result: TopResult): object {
     totalDigests: result.totalDigests,
     totalOccurrences: result.totalOccurrences,
     skippedLines: result.skipped,
+    by: result.by ?? null,
+    newestRelease: result.newestRelease
+      ? { release: result.newestRelease.release, firstLine: isoOrNull(result.newestRelease.firstLine) }
+      : null,
     digests: result.rows.map((row) => ({
+      group: row.group ?? null,
+      newIn: row.newIn ?? null,
       digest: row.digest,
       count: row.count,
       firstSeen: isoOrNull(row.firstSeen),

@@ -23,6 +23,8 @@ export interface Occurrence {
   time: number | undefined;
   side: Side;
   release?: string;
+  /** The process that wrote it: the line's `replica`, else the pod or service its wrapper names (cli/scan.ts). */
+  replica?: string;
   reqId?: string;
   method?: string;
   path?: string;

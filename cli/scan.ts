@@ -1,5 +1,6 @@
 import { occurrenceOf, parseJson, type Occurrence } from './parse.ts';
 import { readLines, STDIN } from './read-lines.ts';
+import { unwrap } from './source-formats.ts';
 
 // Every source, line by line, in order: failure lines go to `visit`, the rest is counted or
 // passed over. Nothing but the caller's aggregates is kept.
@@ -12,6 +13,8 @@ export interface ScanOptions {
    * is most of the cost on a large log, a substring test a small part of it.
    */
   mustContain: string;
+  /** Every log line read, before the test above: what `top` learns of releases (cli/releases.ts). */
+  onLine?: (text: string) => void;
 }
 
 /** Resolves with how many non-empty lines were not JSON objects. */
@@ -21,15 +24,20 @@ export async function scan(sources: readonly string[], visit: (occurrence: Occur
     for await (const line of linesOf(source)) {
       const text = line.trim();
       if (text === '') continue;
-      if (!looksLikeObject(text)) {
-        skipped++;
-        continue;
+      // Bare lines, and lines behind kubectl's, compose's and podman's prefixes or in Loki's JSON (source-formats.ts).
+      const wrapped = unwrap(text);
+      if (wrapped === undefined) skipped++;
+      for (const { text: logLine, replica } of wrapped ?? []) {
+        options.onLine?.(logLine);
+        if (!logLine.includes(options.mustContain)) continue;
+        const record = parseJson(logLine);
+        if (record === undefined) skipped++;
+        const occurrence = record && occurrenceOf(record);
+        if (!occurrence) continue;
+        // The line's own name for its replica first: the same whichever tool gathered it.
+        occurrence.replica = typeof record.replica === 'string' ? record.replica : replica;
+        visit(occurrence);
       }
-      if (!text.includes(options.mustContain)) continue;
-      const record = parseJson(text);
-      if (record === undefined) skipped++;
-      const occurrence = record && occurrenceOf(record);
-      if (occurrence) visit(occurrence);
     }
   }
   return skipped;
@@ -42,12 +50,4 @@ async function* linesOf(source: string): AsyncGenerator<string> {
   } catch (error) {
     throw new InputError(`cannot read ${source === STDIN ? 'stdin' : source}: ${(error as Error).message}`, { cause: error });
   }
-}
-
-/**
- * The cheap test for lines that are never parsed: a line cut short by a crash or a rotation
- * does not end in '}', so it is still counted as skipped. Parsed lines are checked in full.
- */
-function looksLikeObject(text: string): boolean {
-  return text.startsWith('{') && text.endsWith('}');
 }

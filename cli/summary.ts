@@ -13,6 +13,8 @@ export interface RequestSeen {
   reqId: string;
   time: number | undefined;
   side: Side;
+  /** Whose log it is in: where to look for the rest of the request. */
+  replica?: string;
 }
 
 /** A browser's report that names this digest: shown apart, never counted as an occurrence. */
@@ -40,6 +42,10 @@ export class DigestSummary {
   readonly routes = new Tally(MAX_VALUES);
   readonly paths = new Tally(MAX_VALUES);
   readonly releases = new Tally(MAX_VALUES);
+  /** Occurrences per replica (the line's `replica`, or the pod or service its source names). */
+  readonly replicas = new Tally(MAX_VALUES);
+  /** The release of the first occurrence: where this digest first appeared. */
+  firstRelease: string | undefined;
   readonly kinds = new Tally(MAX_VALUES);
   /** Latest first, at most MAX_REQUEST_IDS. */
   readonly requests: RequestSeen[] = [];
@@ -70,6 +76,7 @@ export class DigestSummary {
     const { time, side } = occurrence;
     this.count++;
     if (time !== undefined) {
+      if (this.firstSeen === undefined || time < this.firstSeen) this.firstRelease = occurrence.release;
       this.firstSeen = Math.min(this.firstSeen ?? time, time);
       this.lastSeen = Math.max(this.lastSeen ?? time, time);
     }
@@ -78,8 +85,9 @@ export class DigestSummary {
     this.routes.add(occurrence.route);
     this.paths.add(occurrence.path === undefined ? undefined : [occurrence.method, occurrence.path].filter(Boolean).join(' '));
     this.releases.add(occurrence.release);
+    this.replicas.add(occurrence.replica);
     this.kinds.add(occurrence.kind);
-    if (occurrence.reqId !== undefined) this.addRequest({ reqId: occurrence.reqId, time, side });
+    if (occurrence.reqId !== undefined) this.addRequest({ reqId: occurrence.reqId, time, side, replica: occurrence.replica });
     if (this.prefers(occurrence)) this.example = { error: occurrence.error, time, side, reqId: occurrence.reqId };
   }
 

@@ -1,5 +1,6 @@
 import { BASE_BUCKET_MS, Histogram } from './histogram.ts';
 import type { Occurrence } from './parse.ts';
+import { Releases, type NewestRelease } from './releases.ts';
 import { scan } from './scan.ts';
 import { Tally, type Count } from './tally.ts';
 
@@ -13,10 +14,15 @@ const MAX_ROUTES = 20;
 /** A window no finer than the histogram's resolution, or a single instant fills the row. */
 const MIN_WINDOW_MS = SPARK_BINS * BASE_BUCKET_MS;
 
+/** What `--by` groups rows by. */
+export type GroupBy = 'replica' | 'release';
+
 export interface TopOptions {
   sinceMs: number | undefined;
+  /** Rows shown; with `by`, rows per group. */
   limit: number;
   now: number;
+  by?: GroupBy;
 }
 
 export interface Window {
@@ -26,6 +32,8 @@ export interface Window {
 }
 
 export interface TopRow {
+  /** With --by: the replica or release of these occurrences ("unknown" when a line names none). */
+  group?: string;
   digest: string;
   count: number;
   firstSeen: number | undefined;
@@ -35,6 +43,8 @@ export interface TopRow {
   routes: Count[];
   /** SPARK_BINS counts over the window; empty when no occurrence had a time. */
   histogram: number[];
+  /** The newest release, when this digest's first occurrence in the logs read was in it. */
+  newIn?: string;
 }
 
 export interface TopResult {
@@ -43,7 +53,13 @@ export interface TopResult {
   totalOccurrences: number;
   window: Window | undefined;
   skipped: number;
+  by?: GroupBy;
+  /** The release whose first line is latest, with two or more releases in the logs. */
+  newestRelease?: NewestRelease;
 }
+
+/** Where a line names no replica or release. */
+const UNKNOWN_GROUP = 'unknown';
 
 class Entry {
   count = 0;
@@ -53,7 +69,10 @@ class Entry {
   readonly routes = new Tally(MAX_ROUTES);
   readonly histogram = new Histogram();
 
-  constructor(readonly digest: string) {}
+  constructor(
+    readonly digest: string,
+    readonly group: string | undefined,
+  ) {}
 
   add(occurrence: Occurrence): void {
     const { time } = occurrence;
@@ -70,22 +89,51 @@ class Entry {
 export async function top(options: TopOptions, sources: readonly string[]): Promise<TopResult> {
   const since = options.sinceMs === undefined ? undefined : options.now - options.sinceMs;
   const entries = new Map<string, Entry>();
+  const firstSeen = new Map<string, { time: number; release: string | undefined }>();
   let totalOccurrences = 0;
   const visit = (occurrence: Occurrence) => {
     // Only occurrences are ranked: browser reports and secondary failures are shown by a lookup.
     if (occurrence.record !== 'failure') return;
+    noteFirst(firstSeen, occurrence);
     // A line without a time cannot be placed inside --since: it is left out rather than guessed.
     if (since !== undefined && (occurrence.time === undefined || occurrence.time < since)) return;
-    let entry = entries.get(occurrence.digest);
-    if (!entry) entries.set(occurrence.digest, (entry = new Entry(occurrence.digest)));
+    const group = options.by === undefined ? undefined : (occurrence[options.by] ?? UNKNOWN_GROUP);
+    const key = group === undefined ? occurrence.digest : `${group}\n${occurrence.digest}`;
+    let entry = entries.get(key);
+    if (!entry) entries.set(key, (entry = new Entry(occurrence.digest, group)));
     entry.add(occurrence);
     totalOccurrences++;
   };
-  const skipped = await scan(sources, visit, { mustContain: '"digest"' });
-  const shown = [...entries.values()].sort(byFrequency).slice(0, options.limit);
+  const releases = new Releases();
+  const skipped = await scan(sources, visit, { mustContain: '"digest"', onLine: releases.see });
+  const shown = limited([...entries.values()], options.limit);
   const window = windowOf(shown, since === undefined ? undefined : { from: since, to: options.now });
-  const rows = shown.map((entry) => toRow(entry, window));
-  return { rows, totalDigests: entries.size, totalOccurrences, window, skipped };
+  const newestRelease = releases.newest();
+  const newIn = (digest: string) =>
+    newestRelease && firstSeen.get(digest)?.release === newestRelease.release ? newestRelease.release : undefined;
+  const rows = shown.map((entry) => toRow(entry, window, newIn(entry.digest)));
+  const totalDigests = new Set([...entries.values()].map((entry) => entry.digest)).size;
+  return { rows, totalDigests, totalOccurrences, window, skipped, by: options.by, newestRelease };
+}
+
+/** Each digest's first occurrence in everything read, --since or not: where it was first seen. */
+function noteFirst(firstSeen: Map<string, { time: number; release: string | undefined }>, occurrence: Occurrence): void {
+  if (occurrence.time === undefined) return;
+  const known = firstSeen.get(occurrence.digest);
+  if (known === undefined || occurrence.time < known.time)
+    firstSeen.set(occurrence.digest, { time: occurrence.time, release: occurrence.release });
+}
+
+/** The most frequent `limit` rows; with groups, per group, the groups with the most occurrences first. */
+function limited(entries: Entry[], limit: number): Entry[] {
+  const groups = new Map<string | undefined, Entry[]>();
+  for (const entry of entries.sort(byFrequency)) {
+    const rows = groups.get(entry.group) ?? [];
+    if (rows.length < limit) rows.push(entry);
+    groups.set(entry.group, rows);
+  }
+  const total = (rows: Entry[]) => rows.reduce((sum, entry) => sum + entry.count, 0);
+  return [...groups.values()].sort((a, b) => total(b) - total(a)).flat();
 }
 
 /** Most frequent first; then the most recent, which is the one more likely still happening. */
@@ -105,8 +153,11 @@ function windowOf(shown: readonly Entry[], since: { from: number; to: number } |
   return { from: span.from, to, binMs: (to - span.from) / SPARK_BINS };
 }
 
-function toRow(entry: Entry, window: Window | undefined): TopRow {
-  const { digest, count, firstSeen, lastSeen } = entry;
+function toRow(entry: Entry, window: Window | undefined, newIn: string | undefined): TopRow {
+  const { digest, group, count, firstSeen, lastSeen } = entry;
   const histogram = window === undefined || firstSeen === undefined ? [] : entry.histogram.bin(window.from, window.to, SPARK_BINS);
-  return { digest, count, firstSeen, lastSeen, sides: entry.sides.entries(), routes: entry.routes.entries(), histogram };
+  const row: TopRow = { digest, count, firstSeen, lastSeen, sides: entry.sides.entries(), routes: entry.routes.entries(), histogram };
+  if (group !== undefined) row.group = group;
+  if (newIn !== undefined) row.newIn = newIn;
+  return row;
 }

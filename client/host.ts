@@ -24,3 +24,4 @@ export { badRequest, notFound } from './router/both/route-failure.ts';
 export { abortableDelay } from './router/both/abortable-delay.ts';
 export { DefaultRouteError, useRouteFailure, type ShownFailure } from './router/both/RouteErrorBoundary.tsx';
 export { parseFormData, type FormFile, type OversizedFile, type ParsedForm } from './router/server/form-data.ts';
+export type { FailureEvent, FailureWork, OnFailure } from '../shared/failure-event.ts';

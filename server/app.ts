@@ -12,6 +12,9 @@ import { createReportProofs, type ReportProofOptions } from './failures/report-p
 import type { Frontend } from './assets/frontend.ts';
 import type { TraceMeta } from '../shared/runtime.ts';
 import type { Database } from '../shared/database.ts';
+import type { TraceContext } from '../shared/log-line.ts';
+import type { OnFailure } from '../shared/failure-event.ts';
+import { isolateFailureHook } from './failures/failure-hook.ts';
 import { createTunnelRouter } from './telemetry/tunnel.ts';
 import { securityHeaders } from './edge/security-headers.ts';
 import { createHealthRouter } from './edge/health.ts';
@@ -36,7 +39,7 @@ export interface AppDeps {
   /** True once the process has begun to drain; readiness then answers 503. */
   isShuttingDown?: () => boolean;
   /** Sentry, when configured: where 5xx failures are reported, and the request's trace. */
-  telemetry?: { report: Reporter; traceMeta: () => TraceMeta | undefined };
+  telemetry?: { report: Reporter; traceMeta: () => TraceMeta | undefined; traceContext?: () => TraceContext | undefined };
   /** Prometheus metrics, when METRICS_PORT is set (served apart, see metrics.ts). */
   metrics?: Metrics;
   /** Where 429 refusals are counted instead of logged one by one; flushed by the process at exit. */
@@ -45,6 +48,8 @@ export interface AppDeps {
   sessions?: Sessions;
   /** The process's digester (server/index.ts builds one for faults and requests); made here when not given. */
   digester?: Digester;
+  /** The app's failure hook (client/instrumentation.server.ts), loaded by server/index.ts at start-up. */
+  onFailure?: OnFailure;
   /** The report proofs' clock and memory of spent proofs (failures/report-proof.ts); tests set them. */
   reportProofs?: ReportProofOptions;
 }
@@ -52,7 +57,9 @@ export interface AppDeps {
 /** The middleware order below is the table of contents of a request. Nothing listens here. */
 export function createApp(config: Config, deps: AppDeps): Express {
   const proofs = createReportProofs(config.digestKey, deps.reportProofs);
+  const onFailure = isolateFailureHook(deps.onFailure, deps.logger, config.failureHookTimeoutMs);
   const failures = createFailureRecorder({
+    onFailure,
     digester: deps.digester ?? createDigester(config.digestKey),
     logger: deps.logger,
     reporter: deps.telemetry?.report,
@@ -88,6 +95,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
       trustProxy: config.trustProxy !== false,
       trustsPeer: (address) => address !== undefined && trustFn(address, 0),
       refusals,
+      traceContext: deps.telemetry?.traceContext,
     }),
   );
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
@@ -100,7 +108,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   // After the built assets (already compressed, as files): everything the app itself writes.
   if (config.compressResponses)
     app.use(compressResponses({ maxConcurrent: config.compressMaxConcurrent, onBusy: deps.metrics?.compressionBusy }));
-  app.use(createClientErrorsRouter(deps.logger, proofs, config.bodyTimeoutMs));
+  app.use(createClientErrorsRouter(deps.logger, proofs, config.bodyTimeoutMs, onFailure));
   if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger, config.bodyTimeoutMs));
   if (config.diagnosticsToken !== undefined) app.use('/_diag', createDiagnosticsRouter(config));
   app.use(DISCOVERY_PATH, createRouteDiscovery(config, deps.frontend));

@@ -24,6 +24,8 @@ import type { Database } from '../shared/database.ts';
 import { openDatabase } from './writes/database.ts';
 import { DatabaseError } from './writes/migrations.ts';
 import { migrations } from '../client/migrations.server.ts';
+import type { OnFailure } from '../shared/failure-event.ts';
+import { isolateFailureHook, type CallFailureHook } from './failures/failure-hook.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
 function projectRoot(): string {
@@ -78,22 +80,52 @@ async function openAppDatabase(config: Config, logger: Logger): Promise<Database
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
 type SentryModule = typeof import('./telemetry/sentry.ts');
 
-/** A fault outside any request: recorded as every failure is (failures/recorder.ts), flushed, then exit so we restart. */
-function handleProcessFaults(logger: Logger, tools: FailureTools, sentry: SentryModule | undefined, metrics: Metrics | undefined): void {
+/**
+ * A fault outside any request: recorded as every failure is (failures/recorder.ts), flushed, then
+ * exit so we restart. The app's failure hook gets it too, and up to FAILURE_HOOK_TIMEOUT_MS to export it.
+ */
+function handleProcessFaults(
+  logger: Logger,
+  tools: FailureTools,
+  sentry: SentryModule | undefined,
+  metrics: Metrics | undefined,
+  onFailure: CallFailureHook | undefined,
+): void {
   const failures = createFailureRecorder({
     ...tools,
     logger,
     metrics,
     faultReporter: sentry?.reportFault,
+    onFailure,
   });
   const fault = async (kind: string, error: unknown) => {
-    failures.fault(kind, error);
-    await flushLogs(logger);
-    if (sentry) await sentry.closeSentry();
+    const { hooked } = failures.fault(kind, error);
+    await Promise.all([hooked, flushLogs(logger), sentry?.closeSentry()]);
     process.exit(1);
   };
   process.on('uncaughtException', (error) => void fault('uncaughtException', error));
   process.on('unhandledRejection', (reason) => void fault('unhandledRejection', reason));
+}
+
+/**
+ * The app's failure hook: `onFailure` from client/instrumentation.server.ts (docs/operating.md,
+ * "The failure hook"), loaded once, before anything can fail. A module that fails to load, or an
+ * `onFailure` that is not a function, stops the boot with one line: a team that wrote a hook
+ * expects it to run.
+ */
+async function loadFailureHook(logger: Logger): Promise<OnFailure | undefined> {
+  const module = 'client/instrumentation.server.ts';
+  try {
+    const { onFailure } = (await import('../client/instrumentation.server.ts')) as { onFailure?: unknown };
+    if (onFailure === undefined) return undefined;
+    if (typeof onFailure !== 'function') throw new TypeError(`onFailure is a ${typeof onFailure}, not a function`);
+    logger[LINE_LEVEL.lifecycle](`failure hook loaded from ${module}`);
+    return onFailure as OnFailure;
+  } catch (error) {
+    logger[LINE_LEVEL.bootFailure]({ error: serializeError(error) }, `cannot load the failure hook from ${module}`);
+    await flushLogs(logger);
+    process.exit(1);
+  }
 }
 
 /**
@@ -139,11 +171,12 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  const metrics = config.metricsPort === undefined ? undefined : createMetrics();
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics(config);
   const logger = createLogger(config, undefined, metrics);
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
   const tools: FailureTools = { digester: createDigester(config.digestKey), fixStack: createSourceMapper().fixStack };
-  handleProcessFaults(logger, tools, sentry, metrics);
+  const appHook = await loadFailureHook(logger);
+  handleProcessFaults(logger, tools, sentry, metrics, isolateFailureHook(appHook, logger, config.failureHookTimeoutMs));
   routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
     logger[LINE_LEVEL.lifecycleWarning]('DIGEST_KEY is not set: digests will differ between processes and releases');
@@ -162,7 +195,10 @@ async function main(): Promise<void> {
   const db = await openAppDatabase(config, logger);
   const frontend = await createFrontend(config, logger, tools);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
-  const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta };
+  metrics?.trackReadiness(drain.isShuttingDown);
+  // Trace ids on log lines only with tracing on: without a sample rate Sentry makes no spans.
+  const traceContext = config.sentry?.tracesSampleRate === undefined ? undefined : sentry?.currentTraceContext;
+  const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext };
   const refusals = createRefusalSummary(logger);
   const server = createHttpServer(
     createApp(config, {
@@ -174,6 +210,7 @@ async function main(): Promise<void> {
       metrics,
       refusals,
       digester: tools.digester,
+      onFailure: appHook,
     }),
     undefined,
     logger,

@@ -41,6 +41,17 @@ export interface SerializedError {
   cause?: SerializedError;
 }
 
+/**
+ * With tracing on, a request's lines carry its trace under OpenTelemetry's names for logs that
+ * are not OTLP ("Trace Context in Non-OTLP Log Formats": lower-case hex, flags as two digits),
+ * which Loki, Tempo and Grafana link on. The access line carries trace_id and trace_flags only.
+ */
+export interface TraceContext {
+  trace_id: string;
+  span_id: string;
+  trace_flags: string;
+}
+
 /** Where a line came from: `client` marks a browser's report (server/telemetry/client-errors.ts). */
 export type Side = 'server' | 'client';
 
@@ -50,6 +61,8 @@ export interface LogLine {
   time?: number | string;
   msg?: string;
   release?: string;
+  /** The process that wrote the line: REPLICA, or the pod's or host's name (server/config/config.ts). */
+  replica?: string;
   reqId?: string;
   method?: string;
   path?: string;

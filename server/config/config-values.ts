@@ -9,6 +9,14 @@ import { HostError } from '../failures/errors.ts';
 const MIN_SECRET_LENGTH = 16;
 /** Sentry's own limit on a release name; it is also on every log line, so it stays short. */
 const MAX_RELEASE_LENGTH = 200;
+/**
+ * A replica's name is on every log line: `,"replica":""` is 13 bytes, so 42 characters keep the
+ * access line's growth under 60 bytes, and under 120 with tracing's trace_id and trace_flags
+ * (65 bytes, server/observe/access-log.ts). A Deployment's pod names (`<name>-<10>-<5>`) are 31
+ * characters for `react-ssr-host`.
+ */
+export const MAX_REPLICA_LENGTH = 42;
+const REPLICA_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** Each allow-listed header adds up to 256 characters to every access line (server/observe/access-log.ts). */
 const MAX_LOGGED_HEADERS = 16;
 /** Express's `trust proxy` setting: false, a hop count or a list of addresses/subnets. */
@@ -143,6 +151,23 @@ export function release(env: Env): string {
   if (raw === undefined || raw === '') return 'react-ssr-host@dev';
   if (raw.length > MAX_RELEASE_LENGTH || !/^[\x21-\x7e]+$/.test(raw)) {
     throw new ConfigError('RELEASE', raw, `1 to ${MAX_RELEASE_LENGTH} printable ASCII characters without spaces, such as shop@1.4.0`);
+  }
+  return raw;
+}
+
+/**
+ * REPLICA names this process on every log line; unset, the host name stands in (Kubernetes sets
+ * HOSTNAME to the pod's name). A host name past the bound keeps its end, where Kubernetes puts
+ * the pod's unique suffix; characters no host name has become '-'.
+ */
+export function replica(env: Env, hostName: string): string {
+  const raw = env.REPLICA;
+  if (raw === undefined || raw === '') {
+    const name = (env.HOSTNAME || hostName).replace(/[^A-Za-z0-9._-]/g, '-').slice(-MAX_REPLICA_LENGTH);
+    return name === '' ? 'unknown' : name;
+  }
+  if (raw.length > MAX_REPLICA_LENGTH || !REPLICA_NAME.test(raw)) {
+    throw new ConfigError('REPLICA', raw, `1 to ${MAX_REPLICA_LENGTH} letters, digits, '.', '_' or '-', such as web-1`);
   }
   return raw;
 }

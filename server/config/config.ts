@@ -1,3 +1,4 @@
+import { hostname as osHostname } from 'node:os';
 import {
   absolutePath,
   databasePath,
@@ -13,6 +14,7 @@ import {
   origins,
   rate,
   release,
+  replica,
   secret,
   secrets,
   trustProxy,
@@ -81,6 +83,13 @@ export const DEFAULT_COMPRESS_MAX_CONCURRENT = 64;
 /** Under the working directory's data/, which .gitignore ignores and the image makes writable (Dockerfile). */
 export const DEFAULT_DATABASE_PATH = 'data/app.sqlite';
 
+/**
+ * How long the app's failure hook (an exporter's network call, typically) may keep its promise
+ * unsettled before one warn line names it: the stream timeout's 5 s, the longest the host
+ * waits on anything else a request starts. The answer never waits for it.
+ */
+export const DEFAULT_FAILURE_HOOK_TIMEOUT_MS = 5_000;
+
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type NodeEnv = (typeof NODE_ENVS)[number];
 
@@ -126,6 +135,10 @@ export interface Config {
   /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
   readonly hstsMaxAge: number;
   readonly release: string;
+  /** This process's name on every log line: REPLICA, else the pod's or host's name, bounded. */
+  readonly replica: string;
+  /** How long the app's failure hook's promise may take before one warn line (server/failures/failure-hook.ts). */
+  readonly failureHookTimeoutMs: number;
   /** A directory every replica adds its assets to and serves from (see shared-assets.ts). */
   readonly sharedAssetsDir: string | undefined;
   /** Port of the separate /metrics server; undefined: no metrics at all. */
@@ -209,6 +222,8 @@ export function loadConfig(env: Env): Config {
     compressMaxConcurrent: integer(env, 'COMPRESS_MAX_CONCURRENT', DEFAULT_COMPRESS_MAX_CONCURRENT, 1, 100_000),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
     release: release(env),
+    replica: replica(env, osHostname()),
+    failureHookTimeoutMs: integer(env, 'FAILURE_HOOK_TIMEOUT_MS', DEFAULT_FAILURE_HOOK_TIMEOUT_MS, 1, 60_000),
     logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),
     sharedAssetsDir: absolutePath(env, 'SHARED_ASSETS_DIR'),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,

@@ -1,3 +1,4 @@
+import type { TraceContext } from '../../shared/log-line.ts';
 import type { Recorded } from '../../shared/page-seam.ts';
 
 // What the host keeps on `res.locals` for one response, typed for every middleware by
@@ -33,6 +34,8 @@ declare global {
       contentCoding?: string;
       /** The request says it is a prefetch: its failures are logged at warn and not reported (recorder.ts). */
       prefetch?: boolean;
+      /** With tracing on, the request's span as the access line read it at the start (access-log.ts). */
+      trace?: TraceContext;
       /** The error page itself failed and that was logged: once per response. */
       secondaryLogged?: boolean;
     }

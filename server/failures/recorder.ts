@@ -12,6 +12,8 @@ import type { FailureKind, Metrics } from '../observe/metrics.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { FAILURE_MESSAGE, PROCESS_FAULT_MESSAGE, SECONDARY_FAILURE_MESSAGE } from '../../shared/log-line.ts';
 import { routeOf } from '../observe/route-label.ts';
+import type { FailureWork } from '../../shared/failure-event.ts';
+import type { CallFailureHook } from './failure-hook.ts';
 
 // error → status → digest → one log line → report. Every path that meets a failure (the
 // terminal middleware, React's onError, process faults) comes here, and each thrown value is
@@ -40,8 +42,11 @@ export interface FailureRecorder {
    * original digest, marked `secondaryFailure` so it is never counted as another occurrence.
    */
   secondary(error: unknown, req: Request, res: Response, original: Recorded): void;
-  /** A fault outside any request (uncaughtException, unhandledRejection): one line at fatal, its report; returns the digest. */
-  fault(kind: string, error: unknown): string;
+  /**
+   * A fault outside any request (uncaughtException, unhandledRejection): one line at fatal, its
+   * report, the app's failure hook; `hooked` resolves when the hook settled or timed out.
+   */
+  fault(kind: string, error: unknown): { digest: string; hooked: Promise<void> };
 }
 
 /**
@@ -64,6 +69,8 @@ interface RecorderDeps {
   proofs?: ReportProofs;
   /** Counts failures by kind and status (server/observe/metrics.ts), when metrics are on. */
   metrics?: Pick<Metrics, 'failure'>;
+  /** The app's failure hook, isolated (failure-hook.ts): called once per failure after its line. */
+  onFailure?: CallFailureHook;
 }
 
 export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
@@ -99,7 +106,9 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       } catch {
         // nothing more to do: the line is written
       }
-      return digest;
+      const hooked =
+        deps.onFailure?.({ digest, status: undefined, route: kind, kind: 'process', reqId: undefined, error }) ?? Promise.resolve();
+      return { digest, hooked };
     },
     record(thrown, req, res, kind = 'route') {
       const error = unwrapThrown(thrown);
@@ -123,7 +132,8 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
         const level = prefetch ? LINE_LEVEL.prefetchFailure : LINE_LEVEL.failure;
         // At LOG_LEVEL=fatal the line is not written: then nothing of it is built either.
         if (deps.logger.isLevelEnabled(level)) {
-          const fields = { ...where, headersSent: res.headersSent, ...(prefetch && { prefetch }), error: serializeError(error) };
+          const trace = res.locals.trace;
+          const fields = { ...where, ...trace, headersSent: res.headersSent, ...(prefetch && { prefetch }), error: serializeError(error) };
           deps.logger[level](fields, FAILURE_MESSAGE);
         }
       } else {
@@ -132,11 +142,39 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
         res.locals.rejection ??= isHostError(error) ? error.message : serializeError(error).message;
       }
       deps.metrics?.failure(kind, status);
-      if (failure.digest !== undefined && !prefetch) report(deps, { ...where, error, digest: failure.digest });
+      if (failure.digest !== undefined && !prefetch) {
+        report(deps, { ...where, error, digest: failure.digest });
+        const { onFailure } = deps;
+        const event = {
+          digest: failure.digest,
+          status,
+          route: where.route,
+          kind: workOf(kind, req, where.route),
+          reqId: where.reqId,
+          error,
+        };
+        if (onFailure) afterAnswer(res, () => void onFailure(res.locals.trace ? { ...event, trace: res.locals.trace } : event));
+      }
       return failure;
     },
   };
   return recorder;
+}
+
+/** What the hook calls the work that failed: the metrics' kind, told apart by the request. */
+function workOf(kind: FailureKind, req: Request, route: string): FailureWork {
+  if (kind === 'render' || kind === 'revalidation' || kind === 'process') return kind;
+  if (kind === 'client_report') return 'browser';
+  // A page's loader, or on a write its action (React Router runs the action first); or what the
+  // host refused of their answer (a redirect elsewhere, the deadline).
+  if (route.startsWith('page:') || route.startsWith('data:')) return req.method === 'GET' || req.method === 'HEAD' ? 'loader' : 'action';
+  return 'resource';
+}
+
+/** The hook never runs in the answer's way: once the response is done (or at once, if it is). */
+function afterAnswer(res: Response, call: () => void): void {
+  if (res.writableFinished || res.destroyed) setImmediate(call);
+  else res.once('close', call);
 }
 
 /** A reporter that fails (a value Sentry cannot read, say) must not fail the response. */

@@ -8,7 +8,7 @@ import type { RefusalSummary } from './refusal-summary.ts';
 import { pathOf } from './url-path.ts';
 import { cut } from './log-bound.ts';
 import { LINE_LEVEL } from './log-levels.ts';
-import { ACCESS_ABORTED, ACCESS_COMPLETED, REQUEST_ID } from '../../shared/log-line.ts';
+import { ACCESS_ABORTED, ACCESS_COMPLETED, REQUEST_ID, type TraceContext } from '../../shared/log-line.ts';
 
 /**
  * The one place a request id is minted: by the access line for what reaches Express, and by
@@ -40,6 +40,12 @@ export interface AccessLine {
   reason?: string;
   /** Only the LOG_REQUEST_HEADERS allow-list, each value cut, credentials redacted. */
   headers?: Record<string, string>;
+  /**
+   * With tracing on: the request's trace, to jump from the line to it. Not its span_id (29 bytes
+   * on every line): the trace holds the request's server span, and the failure line has it.
+   */
+  trace_id?: string;
+  trace_flags?: string;
   /** The last line of a connection dropped past its pipelining bound: bytes never parsed (server/edge/connections.ts). */
   unparsedBytes?: number;
 }
@@ -125,10 +131,12 @@ export interface AccessLogOptions {
   /** Whether TRUST_PROXY trusts the connection's peer (Express's compiled `trust proxy fn`, hop 0). */
   trustsPeer: (address: string | undefined) => boolean;
   refusals: RefusalSummary;
+  /** With tracing on (server/telemetry/sentry.ts): the active span, read when the request arrives. */
+  traceContext?: () => TraceContext | undefined;
 }
 
 export function createAccessLog(options: AccessLogOptions): RequestHandler {
-  const { logger, requestHeaders, refusals, trustProxy, trustsPeer } = options;
+  const { logger, requestHeaders, refusals, trustProxy, trustsPeer, traceContext } = options;
 
   function accessLine(req: Request, res: Timed): AccessLine {
     const line: AccessLine = {
@@ -148,6 +156,11 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     const { digest, rejection } = res.locals;
     if (digest !== undefined) line.digest = digest;
     if (rejection !== undefined) line.reason = cut(rejection, MAX_REASON_CHARS);
+    const { trace } = res.locals;
+    if (trace !== undefined) {
+      line.trace_id = trace.trace_id;
+      line.trace_flags = trace.trace_flags;
+    }
     if (requestHeaders.length > 0) {
       const headers = pickHeaders(req, requestHeaders);
       if (headers) line.headers = headers;
@@ -198,6 +211,9 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     const timed = res as Timed;
     timed[STARTED] = performance.now();
     timed[BYTES_BEFORE] = req.socket.bytesWritten ?? 0;
+    // The request's span is active now (Sentry's http integration wraps the request); at the
+    // response's 'finish', when the line is written, it may not be.
+    if (traceContext) res.locals.trace = traceContext();
     middleware(req, res, next);
   };
 }

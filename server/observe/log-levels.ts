@@ -13,6 +13,8 @@ export const LINE_LEVEL = {
   failure: 'error',
   /** A browser's report of a failure, and a failure to report one to Sentry: worth a look, no outage. */
   report: 'warn',
+  /** The app's failure hook threw, rejected or did not settle in time (failures/failure-hook.ts): the hook's problem, not a failure. */
+  failureHook: 'warn',
   /** A prefetch's failure: nobody has seen it yet; the click that follows logs it as a failure. */
   prefetchFailure: 'warn',
   /** Refused requests (429), summarised per client key per window. */

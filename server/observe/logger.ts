@@ -14,12 +14,14 @@ import { LOG_DROPS_MESSAGE } from '../../shared/log-line.ts';
 export interface LoggerConfig {
   readonly logLevel: string;
   readonly release: string;
+  /** On every line beside the release, so lines gathered from many replicas say whose they are. */
+  readonly replica: string;
   readonly nodeEnv: string;
   readonly logBufferBytes: number;
 }
 
 export function createLogger(config: LoggerConfig, destination?: DestinationStream, metrics?: Metrics): Logger {
-  const options = { level: config.logLevel, base: { release: config.release }, hooks: { streamWrite: boundLine } };
+  const options = { level: config.logLevel, base: { release: config.release, replica: config.replica }, hooks: { streamWrite: boundLine } };
   if (destination) return pino(options, destination);
   // Pretty output is for people at a terminal in dev; everything else gets JSON lines.
   if (config.nodeEnv === 'development') return pino({ ...options, transport: { target: 'pino-pretty' } });

@@ -10,8 +10,11 @@ import { expressRouteOf } from './route-label.ts';
 // value comes from a closed set or a route id: raw paths, digests and request ids would make
 // one time series per request and exhaust the Prometheus server.
 
-/** Where a failure happened (docs/deploy.md, "Metrics"). */
-export type FailureKind = 'render' | 'loader' | 'route' | 'process' | 'client_report';
+/**
+ * Where a failure happened (docs/deploy.md, "Metrics"). `revalidation`: a cached answer's
+ * revalidation, counted once the host revalidates; its alert rule is written already.
+ */
+export type FailureKind = 'render' | 'loader' | 'route' | 'process' | 'client_report' | 'revalidation';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -23,6 +26,14 @@ export interface Metrics {
   logLineDropped(level: string): void;
   /** Called once per answer sent plain because COMPRESS_MAX_CONCURRENT responses were compressing. */
   compressionBusy(): void;
+  /** What /readyz answers (server/edge/health.ts): `app_ready` reads it at each scrape. */
+  trackReadiness(isShuttingDown: () => boolean): void;
+}
+
+/** The process's names, on `app_info` so dashboards can show which release each replica runs. */
+export interface MetricsIdentity {
+  release: string;
+  replica: string;
 }
 
 /** Seconds; from a cached asset (~1 ms) to a page held open by the 5 s stream timeout. */
@@ -53,7 +64,7 @@ function routeLabel(req: Request, res: Response, known: Set<string>): string {
   return id;
 }
 
-export function createMetrics(): Metrics {
+export function createMetrics(identity?: MetricsIdentity): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -100,6 +111,25 @@ export function createMetrics(): Metrics {
     },
   });
 
+  let isShuttingDown = () => false;
+  new Gauge({
+    name: 'app_ready',
+    help: 'Whether /readyz answers 200 (1) or 503 while draining (0); with process_start_time_seconds, what the readiness-flapping alert reads.',
+    registers: [registry],
+    collect() {
+      this.set(isShuttingDown() ? 0 : 1);
+    },
+  });
+  if (identity) {
+    // One series per process, always 1: joined on instance, it names the release and replica (a deploy shows as a change).
+    new Gauge({
+      name: 'app_info',
+      help: 'This process: its release and replica.',
+      labelNames: ['release', 'replica'] as const,
+      registers: [registry],
+    }).set({ release: identity.release, replica: identity.replica }, 1);
+  }
+
   const failure = (kind: FailureKind, status: number | undefined) =>
     failures.inc({ kind, status: status === undefined ? 'none' : String(status) });
   const routes = new Set<string>();
@@ -123,7 +153,14 @@ export function createMetrics(): Metrics {
     next();
   };
   const logLineDropped = (level: string) => droppedLines.inc({ level: LOG_LINE_LEVELS.includes(level) ? level : 'other' });
-  return { registry, middleware, failure, logLineDropped, compressionBusy: () => plainWhenBusy.inc() };
+  return {
+    registry,
+    middleware,
+    failure,
+    logLineDropped,
+    compressionBusy: () => plainWhenBusy.inc(),
+    trackReadiness: (check) => (isShuttingDown = check),
+  };
 }
 
 /** GET /metrics in the Prometheus text format, and nothing else; no logging at all. */

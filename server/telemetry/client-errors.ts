@@ -9,6 +9,7 @@ import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
 import { perClientLimit } from '../edge/rate-limit.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { REQUEST_ID } from '../../shared/log-line.ts';
+import type { CallFailureHook } from '../failures/failure-hook.ts';
 
 // Without Sentry, browsers report their failures here, so the server log alone covers both
 // sides: one structured line per client failure, with the digest the user sees. Reports are
@@ -94,7 +95,12 @@ function jsonBody(req: Request): unknown {
   }
 }
 
-export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs, bodyTimeoutMs: number): Router {
+/**
+ * `onFailure`: the app's failure hook gets the verified reports only, once the 204 is sent: those
+ * carry the server's proof that it wrote the digest into that page. Anyone can post a `c-` digest
+ * or a claim, and a hook that exports them would carry whatever a stranger wrote.
+ */
+export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs, bodyTimeoutMs: number, onFailure?: CallFailureHook): Router {
   const router = Router();
   router.post(
     CLIENT_ERRORS_PATH,
@@ -108,6 +114,10 @@ export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs, b
       const msg = fields.verified === false ? 'client error naming a server digest without a valid proof' : 'client error';
       logger[LINE_LEVEL.report]({ side: 'client', reqId: req.id, ...fields, ...where, error: { type, message, stack } }, msg);
       res.status(204).end();
+      if (onFailure && fields.verified === true) {
+        const event = { digest: report.digest, status: undefined, route: report.path, kind: 'browser' as const, reqId: report.pageReqId };
+        res.once('close', () => void onFailure({ ...event, error: { type, message, stack } }));
+      }
     },
   );
   router.all(CLIENT_ERRORS_PATH, (req) => {

@@ -2,6 +2,7 @@
 // is set; Sentry.init itself runs earlier, in instrument.ts.
 import * as Sentry from '@sentry/node';
 import type { Reporter } from '../failures/recorder.ts';
+import type { TraceContext } from '../../shared/log-line.ts';
 import type { TraceMeta } from '../../shared/runtime.ts';
 
 /** Sentry's own default for flushing at exit (docs/reference-facts.md): long enough, bounded. */
@@ -34,6 +35,18 @@ export function currentTraceMeta(): TraceMeta | undefined {
   const data = Sentry.getTraceData();
   const sentryTrace = data['sentry-trace'];
   return sentryTrace ? { sentryTrace, baggage: data.baggage ?? '' } : undefined;
+}
+
+/**
+ * The active span under OpenTelemetry's log field names (shared/log-line.ts), for log lines; none
+ * without a span (tracing off: SENTRY_TRACES_SAMPLE_RATE unset). Sentry's span context is
+ * OpenTelemetry's: 32 and 16 lower-case hex digits, flags 1 when sampled.
+ */
+export function currentTraceContext(): TraceContext | undefined {
+  const span = Sentry.getActiveSpan();
+  if (span === undefined) return undefined;
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags.toString(16).padStart(2, '0') };
 }
 
 export function closeSentry(): Promise<boolean> {

@@ -70,6 +70,9 @@ describe('configuration', () => {
     SENTRY_TUNNEL_PATH: '/errors/tunnel',
     SENTRY_TUNNEL_ALLOWED_DSNS: 'https://other@o0.ingest.sentry.io/456',
     SENTRY_TUNNEL_TIMEOUT_MS: '3000',
+    REPLICA: 'web-1',
+    HOSTNAME: 'react-ssr-host-7d9f8b6c5d-x2k4q',
+    FAILURE_HOOK_TIMEOUT_MS: '2000',
   };
 
   it('names every variable server/config/config.ts and its readers read', () => {
@@ -107,6 +110,8 @@ describe('configuration', () => {
       compressMaxConcurrent: 16,
       hstsMaxAge: 31536000,
       release: 'v1.2.3',
+      replica: 'web-1',
+      failureHookTimeoutMs: 2000,
       logRequestHeaders: ['accept-language', 'referer'],
       sharedAssetsDir: '/srv/assets',
       metricsPort: 9464,
@@ -188,6 +193,9 @@ describe('configuration', () => {
       'Invalid SENTRY_TUNNEL_ALLOWED_DSNS="x": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123',
     ],
     [{ SENTRY_DSN, SENTRY_TUNNEL_TIMEOUT_MS: '5' }, 'Invalid SENTRY_TUNNEL_TIMEOUT_MS="5": expected an integer from 100 to 60000'],
+    [{ REPLICA: 'web 1' }, `Invalid REPLICA="web 1": expected 1 to 42 letters, digits, '.', '_' or '-', such as web-1`],
+    [{ REPLICA: 'w'.repeat(43) }, `Invalid REPLICA="${'w'.repeat(43)}": expected 1 to 42 letters, digits, '.', '_' or '-', such as web-1`],
+    [{ FAILURE_HOOK_TIMEOUT_MS: '0' }, 'Invalid FAILURE_HOOK_TIMEOUT_MS="0": expected an integer from 1 to 60000'],
   ])('refuses %o with a message naming the variable and the value', (env, message) => {
     expect(() => loadConfig(env)).toThrow(expect.objectContaining({ name: 'ConfigError', message }));
   });

@@ -6,7 +6,7 @@ import { BROWSER_UA, CRAWLER_UA } from '../../tools/harness/user-agents.ts';
 
 // The access line is a contract (docs/logs.md, "The access line"): these are its fields, written
 // here independently of the code so that a field added or renamed there fails here.
-const PINO_FIELDS = ['level', 'time', 'release', 'msg'];
+const PINO_FIELDS = ['level', 'time', 'release', 'replica', 'msg'];
 const ALWAYS = ['reqId', 'method', 'path', 'route', 'status', 'durationMs', 'bytes', 'ip'];
 const BROWSER = { 'user-agent': BROWSER_UA, accept: 'text/html' };
 const BIG = 14 * 1024;

@@ -1,0 +1,57 @@
+import type { Logger } from 'pino';
+import type { FailureEvent, OnFailure } from '../../shared/failure-event.ts';
+import { LINE_LEVEL } from '../observe/log-levels.ts';
+import { serializeError } from './serialize-error.ts';
+
+// The app's failure hook, called so that nothing it does can hurt the answer or the log: after
+// the failure line, never in the answer's way; a throw, a rejection or a promise still pending
+// after FAILURE_HOOK_TIMEOUT_MS is one warn line, never a second failure (a failure of the hook
+// recorded as a failure would call the hook again). A synchronous hang cannot be caught: it
+// holds the event loop like any other code in the process (docs/operating.md, "The failure hook").
+
+/** Calls the hook; resolves when it settled or timed out, never rejects (a process fault waits on it before exit). */
+export type CallFailureHook = (event: FailureEvent) => Promise<void>;
+
+export const HOOK_THREW_MESSAGE = 'the failure hook threw';
+export const HOOK_TIMED_OUT_MESSAGE = 'the failure hook did not settle in time';
+
+export function isolateFailureHook(hook: OnFailure | undefined, logger: Logger, timeoutMs: number): CallFailureHook | undefined {
+  if (hook === undefined) return undefined;
+  const warn = (event: FailureEvent, fields: object, message: string) =>
+    logger[LINE_LEVEL.failureHook]({ digest: event.digest, reqId: event.reqId, kind: event.kind, ...fields }, message);
+  return (event) => {
+    let settled: unknown;
+    try {
+      settled = hook(event);
+    } catch (error) {
+      warn(event, { hookError: serializeError(error) }, HOOK_THREW_MESSAGE);
+      return Promise.resolve();
+    }
+    if (!isThenable(settled)) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      let done = false;
+      const finish = () => {
+        done = true;
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        warn(event, { timeoutMs }, HOOK_TIMED_OUT_MESSAGE);
+        finish();
+      }, timeoutMs);
+      // Always handled, late or not: an unhandled rejection would be a process fault.
+      Promise.resolve(settled).then(
+        () => !done && finish(),
+        (error: unknown) => {
+          if (done) return;
+          warn(event, { hookError: serializeError(error) }, HOOK_THREW_MESSAGE);
+          finish();
+        },
+      );
+    });
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}

@@ -1,0 +1,163 @@
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FailureEvent, OnFailure } from '../../shared/failure-event.ts';
+import { parseServerDigest } from '../../shared/digest-proof.ts';
+import { FAILURE_MESSAGE, isAccessLine, LEVEL, type LogLine } from '../../shared/log-line.ts';
+import { createDigester } from '../../server/failures/digest.ts';
+import { HOOK_THREW_MESSAGE, HOOK_TIMED_OUT_MESSAGE, isolateFailureHook } from '../../server/failures/failure-hook.ts';
+import { createFailureRecorder } from '../../server/failures/recorder.ts';
+import { createLogger } from '../../server/observe/logger.ts';
+import { loadConfig } from '../../server/config/config.ts';
+import { streamedValue } from '../../tools/harness/digests.ts';
+import { fetchOnce } from '../../tools/harness/http.ts';
+import { ServerLog } from '../../tools/harness/server-log.ts';
+import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
+import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
+
+// The app's failure hook (client/instrumentation.server.ts, docs/operating.md "The failure
+// hook"): once per recorded failure, after its line and after the answer, with what a provider
+// needs; whatever the hook does, the answer and the log stay as they were.
+
+interface Seen {
+  event: FailureEvent;
+  /** What the log held when the hook ran. */
+  failureLogged: boolean;
+  answered: boolean;
+}
+
+/** An app whose hook records each call and what was already written then. */
+function hooked(behave: (event: FailureEvent) => void | Promise<void> = () => {}, env: Record<string, string> = {}) {
+  const seen: Seen[] = [];
+  const app: { host?: TestApp } = {};
+  const onFailure: OnFailure = (event) => {
+    const mine = (line: LogLine) => line.reqId === event.reqId;
+    const lines = app.host!.logs.lines;
+    seen.push({
+      event,
+      failureLogged: lines.some((line) => mine(line) && line.msg === FAILURE_MESSAGE),
+      answered: lines.some((line) => mine(line) && isAccessLine(line)),
+    });
+    return behave(event);
+  };
+  const host = (app.host = createTestApp(env, { onFailure }));
+  return { host, seen };
+}
+
+/** The hook runs once the response is done: a turn of the event loop after supertest has it. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const idOf = (res: { headers: Record<string, unknown> }) => res.headers['x-request-id'] as string;
+const warnings = (logs: ServerLog) => logs.lines.filter((line) => line.level === LEVEL.warn && /failure hook/.test(String(line.msg)));
+const failures = (logs: ServerLog) => logs.lines.filter((line) => line.msg === FAILURE_MESSAGE);
+
+describe('the failure hook', () => {
+  it('gets each failure once, after its line and its answer, with its digest, status, route, kind and request id', async () => {
+    const { host, seen } = hooked();
+    const render = await request(host.app).get('/_diag/server-error').set(DIAG).expect(500);
+    const loader = await request(host.app).get('/_diag/loader-error').set(DIAG).expect(500);
+    const action = await request(host.app).post('/_diag/action-error').set(DIAG).type('form').send('x=1').expect(500);
+    const resource = await request(host.app).get('/_diag/api-error').set(DIAG).expect(500);
+    await settle();
+    const digestOf = (reqId: string) => failures(host.logs).find((line) => line.reqId === reqId)!.digest;
+    expect(seen.map(({ event }) => [event.kind, event.route, event.status, event.reqId, event.digest])).toEqual([
+      ['render', 'page:diag-server-error', 500, idOf(render), digestOf(idOf(render))],
+      ['loader', 'page:diag-loader-error', 500, idOf(loader), digestOf(idOf(loader))],
+      ['action', 'page:diag-action-error', 500, idOf(action), digestOf(idOf(action))],
+      ['resource', '/_diag/api-error', 500, idOf(resource), digestOf(idOf(resource))],
+    ]);
+    expect(seen.every(({ failureLogged, answered }) => failureLogged && answered)).toBe(true);
+    expect(seen[0]!.event.error).toBeInstanceOf(Error);
+  });
+
+  it.each<[string, (event: FailureEvent) => void | Promise<void>, string]>([
+    [
+      'throws',
+      () => {
+        throw new Error('exporter down');
+      },
+      HOOK_THREW_MESSAGE,
+    ],
+    ['rejects', () => Promise.reject(new Error('exporter down')), HOOK_THREW_MESSAGE],
+    ['never settles', () => new Promise<void>(() => {}), HOOK_TIMED_OUT_MESSAGE],
+  ])('a hook that %s costs one warn line: the same answer, one failure line, no second failure', async (_, behave, message) => {
+    const { host, seen } = hooked(behave, { FAILURE_HOOK_TIMEOUT_MS: '30' });
+    const res = await request(host.app).get('/_diag/server-error').set(DIAG).expect(500);
+    expect(res.text).toContain('Digest: ');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen).toHaveLength(1);
+    expect(failures(host.logs)).toHaveLength(1);
+    const [warning, ...more] = warnings(host.logs);
+    expect(more).toEqual([]);
+    expect(warning).toMatchObject({ msg: message, reqId: idOf(res), kind: 'render', digest: failures(host.logs)[0]!.digest });
+  });
+
+  it('never holds the answer while its promise is pending, and a late rejection is not logged twice', async () => {
+    let reject: (error: Error) => void = () => {};
+    const { host, seen } = hooked(() => new Promise<void>((_, no) => (reject = no)), { FAILURE_HOOK_TIMEOUT_MS: '50' });
+    const res = await request(host.app).get('/_diag/api-error').set(DIAG).expect(500);
+    await settle();
+    expect(seen).toHaveLength(1);
+    expect(res.text).toContain(String(failures(host.logs)[0]!.digest));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    reject(new Error('too late'));
+    await settle();
+    expect(warnings(host.logs).map((line) => line.msg)).toEqual([HOOK_TIMED_OUT_MESSAGE]);
+  });
+
+  it('gets a browser failure only when its report carries the server’s proof', async () => {
+    const { host, seen } = hooked();
+    await host.listen();
+    try {
+      const page = await fetchOnce(`${host.url}/_diag/stream-error`, { headers: { 'user-agent': BROWSER_UA, ...DIAG } });
+      const { digest, proof } = parseServerDigest(streamedValue(page.body))!;
+      const pageReqId = String(page.headers['x-request-id']);
+      await settle();
+      seen.length = 0;
+      const report = { kind: 'recoverable', type: 'Error', message: 'm', path: '/_diag/stream-error', pageReqId };
+      await request(host.app)
+        .post('/api/client-errors')
+        .send({ ...report, digest: 'c-1a2b3c4d5e6f' })
+        .expect(204);
+      await request(host.app)
+        .post('/api/client-errors')
+        .send({ ...report, digest })
+        .expect(204);
+      await request(host.app)
+        .post('/api/client-errors')
+        .send({ ...report, digest, proof })
+        .expect(204);
+      await settle();
+      expect(seen.map(({ event }) => [event.kind, event.digest, event.reqId, event.route, event.status])).toEqual([
+        ['browser', digest, pageReqId, '/_diag/stream-error', undefined],
+      ]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('the failure hook for a process fault', () => {
+  let timer: NodeJS.Timeout | undefined;
+  afterEach(() => clearTimeout(timer));
+
+  it('is called after the fault line, and the exit waits for it only up to its timeout', async () => {
+    const logs = new ServerLog();
+    const logger = createLogger(loadConfig({ NODE_ENV: 'production' }), logs);
+    const calls: FailureEvent[] = [];
+    const hook = isolateFailureHook(
+      (event) => {
+        calls.push(event);
+        expect(logs.lines.at(-1)).toMatchObject({ level: LEVEL.fatal, digest: event.digest });
+        return new Promise<void>((resolve) => (timer = setTimeout(resolve, 60_000)));
+      },
+      logger,
+      30,
+    );
+    const recorder = createFailureRecorder({ digester: createDigester('test-digest-key-0123456789'), logger, onFailure: hook });
+    const { digest, hooked: settled } = recorder.fault('uncaughtException', new Error('boom'));
+    await settled;
+    expect(calls).toEqual([
+      { digest, status: undefined, route: 'uncaughtException', kind: 'process', reqId: undefined, error: expect.any(Error) },
+    ]);
+    expect(logs.lines.at(-1)).toMatchObject({ msg: HOOK_TIMED_OUT_MESSAGE, digest, kind: 'process' });
+  });
+});
