@@ -20,12 +20,9 @@ import { createRefusalSummary } from './observe/refusal-summary.ts';
 import { createDrain } from './edge/shutdown.ts';
 import { LINE_LEVEL } from './observe/log-levels.ts';
 import { LISTENING_PREFIX, STOPPED_MESSAGE } from '../shared/log-line.ts';
-import type { Database } from '../shared/database.ts';
-import { openDatabase } from './writes/database.ts';
-import { DatabaseError } from './writes/migrations.ts';
+import { openAppDatabase } from './writes/database.ts';
 import { migrations } from '../client/migrations.server.ts';
-import type { OnFailure } from '../shared/failure-event.ts';
-import { isolateFailureHook, type CallFailureHook } from './failures/failure-hook.ts';
+import { isolateFailureHook, loadFailureHook, type CallFailureHook } from './failures/failure-hook.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
 function projectRoot(): string {
@@ -61,22 +58,6 @@ async function createFrontend(config: Config, logger: Logger, { fixStack }: Fail
   return createProdFrontend(clientDir, renderer, config.sharedAssetsDir, fixStack);
 }
 
-/** The app's database, opened and migrated before anything listens; a failure stops the boot with one line. */
-async function openAppDatabase(config: Config, logger: Logger): Promise<Database> {
-  const { databasePath } = config;
-  try {
-    const { db, from, version } = openDatabase(databasePath, migrations);
-    if (from !== version)
-      logger[LINE_LEVEL.lifecycle]({ databasePath, from, version }, `database migrated from version ${from} to ${version}`);
-    return db;
-  } catch (error) {
-    if (!(error instanceof DatabaseError)) throw error;
-    logger[LINE_LEVEL.bootFailure]({ databasePath }, error.message);
-    await flushLogs(logger);
-    process.exit(1);
-  }
-}
-
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
 type SentryModule = typeof import('./telemetry/sentry.ts');
 
@@ -105,27 +86,6 @@ function handleProcessFaults(
   };
   process.on('uncaughtException', (error) => void fault('uncaughtException', error));
   process.on('unhandledRejection', (reason) => void fault('unhandledRejection', reason));
-}
-
-/**
- * The app's failure hook: `onFailure` from client/instrumentation.server.ts (docs/operating.md,
- * "The failure hook"), loaded once, before anything can fail. A module that fails to load, or an
- * `onFailure` that is not a function, stops the boot with one line: a team that wrote a hook
- * expects it to run.
- */
-async function loadFailureHook(logger: Logger): Promise<OnFailure | undefined> {
-  const module = 'client/instrumentation.server.ts';
-  try {
-    const { onFailure } = (await import('../client/instrumentation.server.ts')) as { onFailure?: unknown };
-    if (onFailure === undefined) return undefined;
-    if (typeof onFailure !== 'function') throw new TypeError(`onFailure is a ${typeof onFailure}, not a function`);
-    logger[LINE_LEVEL.lifecycle](`failure hook loaded from ${module}`);
-    return onFailure as OnFailure;
-  } catch (error) {
-    logger[LINE_LEVEL.bootFailure]({ error: serializeError(error) }, `cannot load the failure hook from ${module}`);
-    await flushLogs(logger);
-    process.exit(1);
-  }
 }
 
 /**
@@ -175,7 +135,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config, undefined, metrics);
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
   const tools: FailureTools = { digester: createDigester(config.digestKey), fixStack: createSourceMapper().fixStack };
-  const appHook = await loadFailureHook(logger);
+  const appHook = await loadFailureHook(logger, 'client/instrumentation.server.ts', () => import('../client/instrumentation.server.ts'));
   handleProcessFaults(logger, tools, sentry, metrics, isolateFailureHook(appHook, logger, config.failureHookTimeoutMs));
   routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
@@ -192,7 +152,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const db = await openAppDatabase(config, logger);
+  const db = await openAppDatabase(config.databasePath, migrations, logger);
   const frontend = await createFrontend(config, logger, tools);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   metrics?.trackReadiness(drain.isShuttingDown);

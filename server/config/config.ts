@@ -17,15 +17,15 @@ import {
   replica,
   secret,
   secrets,
-  trustProxy,
   ConfigError,
   type Env,
-  type TrustProxy,
 } from './config-values.ts';
+import { trustProxy, type TrustProxy } from './trust-proxy.ts';
 
 import { bodyLimits, type BodyLimits } from './body-limits.ts';
 
-export { ConfigError, isValidHostname, TRUST_PROXY_ALLOWED, type TrustProxy } from './config-values.ts';
+export { ConfigError, isValidHostname } from './config-values.ts';
+export { TRUST_PROXY_ALLOWED, type TrustProxy } from './trust-proxy.ts';
 
 // Environment → typed, frozen configuration. Read once at boot; a bad value stops the
 // process before it listens, with one line naming the variable, the value and what is allowed.

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { FailureEvent, OnFailure } from '../../shared/failure-event.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { serializeError } from './serialize-error.ts';
+import { flushLogs } from '../observe/logger.ts';
 
 // The app's failure hook, called so that nothing it does can hurt the answer or the log: after
 // the failure line, never in the answer's way; a throw, a rejection or a promise still pending
@@ -54,4 +55,24 @@ export function isolateFailureHook(hook: OnFailure | undefined, logger: Logger, 
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * The app's failure hook: `onFailure` from its module (client/instrumentation.server.ts,
+ * docs/operating.md, "The failure hook"), loaded once, before anything can fail. A module that
+ * fails to load, or an `onFailure` that is not a function, stops the boot with one line: a team
+ * that wrote a hook expects it to run.
+ */
+export async function loadFailureHook(logger: Logger, module: string, load: () => Promise<unknown>): Promise<OnFailure | undefined> {
+  try {
+    const { onFailure } = (await load()) as { onFailure?: unknown };
+    if (onFailure === undefined) return undefined;
+    if (typeof onFailure !== 'function') throw new TypeError(`onFailure is a ${typeof onFailure}, not a function`);
+    logger[LINE_LEVEL.lifecycle](`failure hook loaded from ${module}`);
+    return onFailure as OnFailure;
+  } catch (error) {
+    logger[LINE_LEVEL.bootFailure]({ error: serializeError(error) }, `cannot load the failure hook from ${module}`);
+    await flushLogs(logger);
+    process.exit(1);
+  }
 }

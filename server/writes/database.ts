@@ -6,6 +6,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Database, Migration } from '../../shared/database.ts';
+import type { Logger } from 'pino';
+import { flushLogs } from '../observe/logger.ts';
+import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { DatabaseError, migrate } from './migrations.ts';
 
 /** The path that opens a private database in memory, gone when it closes (https://sqlite.org/inmemorydb.html). */
@@ -41,5 +44,20 @@ export function openDatabase(path: string, migrations: readonly Migration[]): Op
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/** The app's database, opened and migrated before anything listens; a failure stops the boot with one line. */
+export async function openAppDatabase(databasePath: string, migrations: readonly Migration[], logger: Logger): Promise<Database> {
+  try {
+    const { db, from, version } = openDatabase(databasePath, migrations);
+    if (from !== version)
+      logger[LINE_LEVEL.lifecycle]({ databasePath, from, version }, `database migrated from version ${from} to ${version}`);
+    return db;
+  } catch (error) {
+    if (!(error instanceof DatabaseError)) throw error;
+    logger[LINE_LEVEL.bootFailure]({ databasePath }, error.message);
+    await flushLogs(logger);
+    process.exit(1);
   }
 }
