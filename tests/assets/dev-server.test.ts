@@ -87,6 +87,29 @@ describe('`npm run dev`', () => {
     expect(api.entries.map((entry) => entry.name)).toContain(name);
   });
 
+  it('a syntax error in a page shows its code frame as plain text, without terminal colour codes', async () => {
+    const file = join(root, 'client/pages/Guide.tsx');
+    const source = readFileSync(file, 'utf8');
+    writeFileSync(file, source.replace('<h1>{topic.title}</h1>', '<h1>{topic.title}</h1}'));
+    try {
+      // The first answer after the edit may still be the old module's: wait for the failure.
+      const failed = async () => {
+        const res = await fetch(`${url}/guide`);
+        return { status: res.status, html: await res.text() };
+      };
+      await expect.poll(async () => (await failed()).status, { timeout: 15_000 }).toBe(500);
+      const { html } = await failed();
+      // Vite's transform error colours its code frame for a terminal (ESC [ … m).
+      expect(html).not.toContain('\u001b');
+      expect(html).not.toMatch(/\[\d+(?:;\d+)*m/);
+      expect(html).toContain('PARSE_ERROR');
+      expect(html).toMatch(/client\/pages\/Guide\.tsx:\d+:\d+/);
+    } finally {
+      writeFileSync(file, source);
+    }
+    await expect.poll(async () => (await fetch(`${url}/guide`)).status, { timeout: 15_000 }).toBe(200);
+  });
+
   it('an edited loader takes effect on the next request, without a restart', async () => {
     const file = join(root, 'client/pages/about.server.ts');
     const marker = `EDITED-${hmrPort}`;
