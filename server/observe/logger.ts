@@ -14,15 +14,16 @@ import { LOG_DROPS_MESSAGE } from '../../shared/log-line.ts';
 export interface LoggerConfig {
   readonly logLevel: string;
   readonly release: string;
-  readonly nodeEnv: string;
+  /** `pretty` (development's default) or `json`. */
+  readonly logFormat: 'json' | 'pretty';
   readonly logBufferBytes: number;
 }
 
 export function createLogger(config: LoggerConfig, destination?: DestinationStream, metrics?: Metrics): Logger {
   const options = { level: config.logLevel, base: { release: config.release }, hooks: { streamWrite: boundLine } };
   if (destination) return pino(options, destination);
-  // Pretty output is for people at a terminal in dev; everything else gets JSON lines.
-  if (config.nodeEnv === 'development') return pino({ ...options, transport: { target: 'pino-pretty' } });
+  // Pretty output is for people at a dev terminal (LOG_FORMAT); everything else gets JSON lines.
+  if (config.logFormat === 'pretty') return pino({ ...options, transport: { target: 'pino-pretty' } });
   return stdoutLogger(options, config.logBufferBytes, metrics);
 }
 

@@ -22,6 +22,11 @@ describe('`npm run dev`', () => {
   beforeEach(({ onTestFailed }) => onTestFailed(() => console.error(`npm run dev said:\n${dev?.output().slice(-OUTPUT_SHOWN)}`)));
   afterAll(() => dev?.stop());
 
+  it('logs pretty lines by default, for a person at the terminal', () => {
+    expect(dev!.output()).toMatch(/\] INFO: listening on http/);
+    expect(dev!.output()).not.toContain('"msg":"listening on');
+  });
+
   it('shows the stack at the source line that threw', async () => {
     const res = await fetch(`${url}/_diag/server-error`, { headers: DIAG });
     expect(res.status).toBe(500);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
+import { LISTENING_PREFIX } from '../../shared/log-line.ts';
 import { OUTPUT_SHOWN, startDevServer, type DevServer } from '../support/dev-server.ts';
 
 // The dev loop in a browser: an edit of a module only the server runs (a loader, an action, what
@@ -14,7 +15,8 @@ describe('the dev loop', () => {
   let browser: Browser;
   let origin: string;
   beforeAll(async () => {
-    dev = await startDevServer();
+    // JSON lines, as a developer feeding the digest tool would ask (pretty is the dev default).
+    dev = await startDevServer({ LOG_FORMAT: 'json' });
     // As a developer opens it: Vite's HMR client connects to the page's host name.
     origin = dev.url.replace('127.0.0.1', 'localhost');
     browser = await sharedBrowser();
@@ -23,6 +25,17 @@ describe('the dev loop', () => {
   afterAll(async () => {
     await closeContexts(browser);
     await dev?.stop();
+  });
+
+  it('logs JSON lines in development when LOG_FORMAT=json', () => {
+    const lines = dev!
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg?: string });
+    expect(lines.find((line) => line.msg?.startsWith(LISTENING_PREFIX))).toMatchObject({ level: 30, env: 'development' });
+    // pino-pretty's form of the same line.
+    expect(dev!.output()).not.toMatch(/\] INFO: listening on/);
   });
 
   it('an edited loader revalidates the open page’s data without reloading it', async () => {
