@@ -9,9 +9,3 @@ export interface ServerChange {
   /** The changed file, relative to the project root. */
   readonly file: string;
 }
-
-declare module 'vite/types/customEvent.d.ts' {
-  interface CustomEventMap {
-    [SERVER_CHANGE_EVENT]: ServerChange;
-  }
-}

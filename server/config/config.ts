@@ -22,6 +22,7 @@ import {
 } from './config-values.ts';
 
 import { bodyLimits, type BodyLimits } from './body-limits.ts';
+import { logFormat, type LogFormat } from './log-format.ts';
 
 export { ConfigError, isValidHostname, TRUST_PROXY_ALLOWED, type TrustProxy } from './config-values.ts';
 
@@ -30,8 +31,6 @@ export { ConfigError, isValidHostname, TRUST_PROXY_ALLOWED, type TrustProxy } fr
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
-/** JSON lines for machines (and the digest tool), pretty ones for a person at a dev terminal. */
-export const LOG_FORMATS = ['json', 'pretty'] as const;
 
 /** React Router's default; long enough for slow data, short enough never to hold a socket. */
 export const DEFAULT_STREAM_TIMEOUT_MS = 5_000;
@@ -85,7 +84,6 @@ export const DEFAULT_DATABASE_PATH = 'data/app.sqlite';
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type NodeEnv = (typeof NODE_ENVS)[number];
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface Config {
   readonly port: number;
@@ -93,7 +91,7 @@ export interface Config {
   readonly nodeEnv: NodeEnv;
   readonly isProduction: boolean;
   readonly logLevel: LogLevel;
-  /** `pretty` by default in development, `json` otherwise, and always in production (server/observe/logger.ts). */
+  /** `pretty` by default in development, else `json`; always `json` in production (log-format.ts). */
   readonly logFormat: LogFormat;
   /** Bytes of log lines held while stdout is not read; past it lines are dropped and counted (log-destination.ts). */
   readonly logBufferBytes: number;
@@ -186,18 +184,6 @@ function sentry(env: Env, nodeEnv: NodeEnv): SentryConfig | undefined {
   };
 }
 
-/**
- * Production logs are JSON lines, whatever LOG_FORMAT says: pino-pretty is a development
- * dependency (the image has none), and log shippers and the digest tool read JSON.
- */
-function logFormat(env: Env, nodeEnv: NodeEnv): LogFormat {
-  const format = oneOf(env, 'LOG_FORMAT', LOG_FORMATS, nodeEnv === 'development' ? 'pretty' : 'json');
-  if (format === 'pretty' && nodeEnv === 'production') {
-    throw new ConfigError('LOG_FORMAT', format, 'json in production (pipe the output through pino-pretty to read it pretty)');
-  }
-  return format;
-}
-
 export function loadConfig(env: Env): Config {
   const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
   const isProduction = nodeEnv === 'production';
@@ -208,7 +194,7 @@ export function loadConfig(env: Env): Config {
     nodeEnv,
     isProduction,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
-    logFormat: logFormat(env, nodeEnv),
+    logFormat: logFormat(env, 'LOG_FORMAT', nodeEnv),
     logBufferBytes: integer(env, 'LOG_BUFFER_BYTES', DEFAULT_LOG_BUFFER_BYTES, MIN_LOG_BUFFER_BYTES, MAX_LOG_BUFFER_BYTES),
     streamTimeoutMs: integer(env, 'STREAM_TIMEOUT_MS', DEFAULT_STREAM_TIMEOUT_MS, 100, 600_000),
     bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, MAX_BODY_TIMEOUT_MS),

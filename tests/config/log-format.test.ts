@@ -4,7 +4,7 @@ import { loadConfig } from '../../server/config/config.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
 
 // LOG_FORMAT: pretty lines for a person at a dev terminal, JSON lines for everything else, and
-// always JSON in production (server/config/config.ts). The dev server's own lines in each format
+// always JSON in production (server/config/log-format.ts). The dev server's own lines in each format
 // are checked where it runs (tests/assets/dev-server.test.ts, tests/e2e/dev-loop.test.ts).
 
 describe('LOG_FORMAT', () => {
