@@ -4,6 +4,7 @@
 // Node built-ins and its sibling files only (cli/vite.config.ts bundles it to dist/cli/digest.js).
 
 import { USAGE, UsageError, parseCommand, type Command } from './args.ts';
+import { skippedNote } from './format.ts';
 import { ambiguityWarning, lookupJson, lookupText, reportedOnlyText } from './format-lookup.ts';
 import { topJson, topText } from './format-top.ts';
 import { lookup } from './lookup.ts';
@@ -64,7 +65,8 @@ async function runTop(command: Extract<Command, { name: 'top' }>, sources: strin
 }
 
 function reportSkipped(skipped: number): void {
-  if (skipped > 0) warn(`skipped ${skipped} non-JSON line${skipped === 1 ? '' : 's'}`);
+  const note = skippedNote(skipped);
+  if (note !== undefined) warn(note);
 }
 
 function describe(sources: readonly string[]): string {

@@ -19,6 +19,16 @@ export function isoOrNull(time: number | undefined): string | null {
   return time === undefined ? null : new Date(time).toISOString();
 }
 
+/**
+ * Why lines were skipped, for stderr: most often the server's pretty dev output (pino-pretty,
+ * development's default LOG_FORMAT), which this tool cannot read; a line cut short by a crash or
+ * a rotation is the other cause.
+ */
+export function skippedNote(skipped: number): string | undefined {
+  if (skipped === 0) return undefined;
+  return `skipped ${plural(skipped, 'non-JSON line')}: pretty-printed dev logs? run the server with LOG_FORMAT=json (a line cut short by a crash or a log rotation is not JSON either)`;
+}
+
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }

@@ -4,6 +4,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { RUNTIME_GLOBAL, type RuntimeConfig } from '../shared/runtime.ts';
+import { SERVER_CHANGE_EVENT } from '../shared/server-change.ts';
 import { App } from './App.tsx';
 import { Hydrated } from './Hydrated.tsx';
 import { createErrorHooks, reportToServer } from './report-error.tsx';
@@ -76,6 +77,10 @@ const router = createBrowserRouter(routes, {
   dataStrategy: createDataStrategy(prefetcher, discovery.dataRouteIds, () => router.state.revalidation === 'loading', loaderData),
   patchRoutesOnNavigation: discovery.patchRoutesOnNavigation(() => router.state.navigation),
 });
+
+// Development: a loader or action edited on the server reloads the open page's data, not the
+// page (server/assets/server-change-events.ts). `import.meta.hot` is undefined in a build.
+if (import.meta.hot) import.meta.hot.on(SERVER_CHANGE_EVENT, () => void router.revalidate());
 
 /** React's root hooks report errors once (report-error.tsx); the router must not log them again. */
 const quiet = () => {};

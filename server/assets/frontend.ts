@@ -6,6 +6,7 @@ import type { PageAssets } from '../../shared/runtime.ts';
 import type { BuiltModules, Renderer } from '../../shared/page-seam.ts';
 import { createSourceMapper } from '../failures/source-maps.ts';
 import { moduleGraphStyles } from './module-graph-styles.ts';
+import { serverChangeEvents } from './server-change-events.ts';
 import { servePrecompressed } from './precompressed-assets.ts';
 import { servePublicFiles } from './public-files.ts';
 import { serveSharedAssets } from './shared-assets.ts';
@@ -176,14 +177,21 @@ export function createProdFrontend(
 }
 
 /**
- * Dev: Vite in middleware mode with HMR; the renderer is reloaded through Vite on change. Its
+ * Dev: Vite in middleware mode with HMR; the renderer is reloaded through Vite on change, and an
+ * edit only the server runs revalidates the open page's data (server-change-events.ts). Its
  * module runner already maps stacks to the sources as errors are made (mapping them again with
  * ssrFixStacktrace pointed at wrong lines).
  */
 export async function createDevFrontend(root: string, hmrPort: number): Promise<Frontend> {
   const { createServer } = await import('vite');
   // HMR listens on a WebSocket port of its own (HMR_PORT): two dev servers need two.
-  const vite = await createServer({ root, server: { middlewareMode: true, hmr: { port: hmrPort } }, appType: 'custom' });
+  // Its plugins are vite.config.ts's, and one that tells the browser of server-only edits.
+  const vite = await createServer({
+    root,
+    server: { middlewareMode: true, hmr: { port: hmrPort } },
+    appType: 'custom',
+    plugins: [serverChangeEvents(root)],
+  });
   return {
     middleware: vite.middlewares as unknown as RequestHandler,
     // Linked as well as imported, so a dev page is styled before its JavaScript runs (Vite

@@ -23,6 +23,7 @@ import {
 import { trustProxy, type TrustProxy } from './trust-proxy.ts';
 
 import { bodyLimits, type BodyLimits } from './body-limits.ts';
+import { logFormat, type LogFormat } from './log-format.ts';
 
 export { ConfigError, isValidHostname } from './config-values.ts';
 export { TRUST_PROXY_ALLOWED, type TrustProxy } from './trust-proxy.ts';
@@ -99,6 +100,8 @@ export interface Config {
   readonly nodeEnv: NodeEnv;
   readonly isProduction: boolean;
   readonly logLevel: LogLevel;
+  /** `pretty` by default in development, else `json`; always `json` in production (log-format.ts). */
+  readonly logFormat: LogFormat;
   /** Bytes of log lines held while stdout is not read; past it lines are dropped and counted (log-destination.ts). */
   readonly logBufferBytes: number;
   readonly streamTimeoutMs: number;
@@ -204,6 +207,7 @@ export function loadConfig(env: Env): Config {
     nodeEnv,
     isProduction,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: logFormat(env, 'LOG_FORMAT', nodeEnv),
     logBufferBytes: integer(env, 'LOG_BUFFER_BYTES', DEFAULT_LOG_BUFFER_BYTES, MIN_LOG_BUFFER_BYTES, MAX_LOG_BUFFER_BYTES),
     streamTimeoutMs: integer(env, 'STREAM_TIMEOUT_MS', DEFAULT_STREAM_TIMEOUT_MS, 100, 600_000),
     bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, MAX_BODY_TIMEOUT_MS),

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { cut } from '../observe/log-bound.ts';
 import { HostError } from './errors.ts';
 // JavaScript can throw anything: Errors, but also strings, numbers, undefined, Symbols,
@@ -139,9 +140,13 @@ export function unwrapThrown(value: unknown): unknown {
   return isInstance(value, ThrownValue) ? value.value : value;
 }
 
-/** What a development error page shows: the stack (with the message), or a description of the thrown value. */
+/**
+ * What a development error page shows: the stack (with the message), or a description of the
+ * thrown value. Without terminal colour codes: Vite's transform errors (a syntax error in a page)
+ * carry their code frame coloured for a terminal, which a page would show as raw escapes.
+ */
 export function devDetail(thrown: unknown): string {
   const error = unwrapThrown(thrown);
-  if (!isErrorLike(error)) return `${typeName(error)}: ${describeValue(error)}`;
-  return readString(error, 'stack') ?? `${typeName(error)}: ${describeValue(error)}`;
+  const detail = isErrorLike(error) ? readString(error, 'stack') : undefined;
+  return stripVTControlCharacters(detail ?? `${typeName(error)}: ${describeValue(error)}`);
 }

@@ -16,15 +16,16 @@ export interface LoggerConfig {
   readonly release: string;
   /** On every line beside the release, so lines gathered from many replicas say whose they are. */
   readonly replica: string;
-  readonly nodeEnv: string;
+  /** `pretty` (development's default) or `json`. */
+  readonly logFormat: 'json' | 'pretty';
   readonly logBufferBytes: number;
 }
 
 export function createLogger(config: LoggerConfig, destination?: DestinationStream, metrics?: Metrics): Logger {
   const options = { level: config.logLevel, base: { release: config.release, replica: config.replica }, hooks: { streamWrite: boundLine } };
   if (destination) return pino(options, destination);
-  // Pretty output is for people at a terminal in dev; everything else gets JSON lines.
-  if (config.nodeEnv === 'development') return pino({ ...options, transport: { target: 'pino-pretty' } });
+  // Pretty output is for people at a dev terminal (LOG_FORMAT); everything else gets JSON lines.
+  if (config.logFormat === 'pretty') return pino({ ...options, transport: { target: 'pino-pretty' } });
   return stdoutLogger(options, config.logBufferBytes, metrics);
 }
 

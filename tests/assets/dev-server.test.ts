@@ -1,107 +1,30 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../tools/harness/net.ts';
-import { ROOT } from '../../tools/harness/paths.ts';
-import { DIAG, DIAG_TOKEN } from '../support/test-app.ts';
+import { OUTPUT_SHOWN, startDevServer, type DevServer } from '../support/dev-server.ts';
+import { DIAG } from '../support/test-app.ts';
 
 // `npm run dev` as a developer runs it: tsx, Vite in middleware mode, pretty logs.
-
-/** How much of the dev server's output a failing test shows (its last characters). */
-const OUTPUT_SHOWN = 6_000;
-/** What the dev server reads. */
-const DEV_SOURCES = ['client', 'server', 'shared', 'public', 'vite.config.ts', 'tsconfig.json', 'package.json'];
-
-/**
- * A checkout of the sources in a folder of its own. A test here edits a loader: in the
- * repository that edit would make the build look stale, and `npm start` in another test file
- * would rebuild dist/ under the servers reading it (a replica started from a copy of it once
- * exited that way).
- *
- * Its node_modules is a folder of links to the installed packages, not one link to the whole:
- * Vite writes its bundled config into node_modules/.vite-temp, imports it and deletes it, and
- * `tsx watch` restarts on the deletion of anything Node imported unless its path, relative to
- * the checkout, is under node_modules or a dot-folder. Through a linked node_modules that path
- * leads out of the checkout (`../../work/…`), which tsx's patterns do not match, and the server
- * restarted under the tests.
- */
-function checkoutCopy(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'react-ssr-host-dev-'));
-  for (const path of DEV_SOURCES) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
-  const modules = join(ROOT, 'node_modules');
-  mkdirSync(join(dir, 'node_modules'));
-  for (const name of readdirSync(modules)) {
-    // Vite's caches stay the repository's own; .bin holds the commands (tsx).
-    if (name.startsWith('.') && name !== '.bin') continue;
-    symlinkSync(join(modules, name), join(dir, 'node_modules', name));
-  }
-  return dir;
-}
-
-/** The dev server's output so far, and the port it announces (rejected when it exits first). */
-function watchOutput(child: ChildProcess, exited: Promise<unknown>) {
-  const seen = { text: '' };
-  const port = new Promise<string>((resolve, reject) => {
-    const onData = (text: string) => {
-      seen.text += text;
-      const found = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen.text)?.[1];
-      if (found !== undefined) resolve(found);
-    };
-    child.stdout!.setEncoding('utf8').on('data', onData);
-    child.stderr!.setEncoding('utf8').on('data', onData);
-    void exited.then(() => reject(new Error(`npm run dev exited: ${seen.text}`)));
-  });
-  return { port, output: () => seen.text };
-}
 
 // One `npm run dev` (npm, tsx watch, the server) serves every test here, and the last one stops
 // it: a dev server costs seconds of CPU to start, and the suite is CPU-bound.
 describe('`npm run dev`', () => {
+  let dev: DevServer | undefined;
   let url: string;
   let port: string;
   let hmrPort: number;
-  let child: ChildProcess | undefined;
-  let exited: Promise<unknown> = Promise.resolve();
-  let output: () => string;
   let root: string;
   beforeAll(async () => {
-    root = checkoutCopy();
-    // Its own HMR port: a developer's dev server (on Vite's default) may be running beside it.
-    hmrPort = await freePort();
-    const dev = spawn('npm', ['run', 'dev'], {
-      cwd: root,
-      // Vite compiles each module on its first request: on a busy machine that can outlast the
-      // default stream timeout, which is not what this test is about.
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DIAGNOSTICS_TOKEN: DIAG_TOKEN,
-        STREAM_TIMEOUT_MS: '60000',
-        HMR_PORT: String(hmrPort),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = dev;
-    exited = new Promise((resolve) => dev.on('exit', resolve));
-    const watched = watchOutput(dev, exited);
-    output = watched.output;
-    port = await watched.port;
-    url = `http://127.0.0.1:${port}`;
+    dev = await startDevServer();
+    ({ url, port, hmrPort, root } = dev);
   });
   // A failure shows what the server (tsx watch, Vite, the host) said: its log is not kept.
-  beforeEach(({ onTestFailed }) => onTestFailed(() => console.error(`npm run dev said:\n${output().slice(-OUTPUT_SHOWN)}`)));
-  // Also after a failed start: whatever beforeAll got to is stopped and removed.
-  afterAll(async () => {
-    try {
-      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    } finally {
-      if (root) rmSync(root, { recursive: true, force: true });
-    }
+  beforeEach(({ onTestFailed }) => onTestFailed(() => console.error(`npm run dev said:\n${dev?.output().slice(-OUTPUT_SHOWN)}`)));
+  afterAll(() => dev?.stop());
+
+  it('logs pretty lines by default, for a person at the terminal', () => {
+    expect(dev!.output()).toMatch(/\] INFO: listening on http/);
+    expect(dev!.output()).not.toContain('"msg":"listening on');
   });
 
   it('shows the stack at the source line that threw', async () => {
@@ -169,18 +92,41 @@ describe('`npm run dev`', () => {
     expect(api.entries.map((entry) => entry.name)).toContain(name);
   });
 
+  it('a syntax error in a page shows its code frame as plain text, without terminal colour codes', async () => {
+    const file = join(root, 'client/pages/Guide.tsx');
+    const source = readFileSync(file, 'utf8');
+    writeFileSync(file, source.replace('<h1>{topic.title}</h1>', '<h1>{topic.title}</h1}'));
+    try {
+      // The first answer after the edit may still be the old module's: wait for the failure.
+      const failed = async () => {
+        const res = await fetch(`${url}/guide`);
+        return { status: res.status, html: await res.text() };
+      };
+      await expect.poll(async () => (await failed()).status, { timeout: 15_000 }).toBe(500);
+      const { html } = await failed();
+      // Vite's transform error colours its code frame for a terminal (ESC [ … m).
+      expect(html).not.toContain('\u001b');
+      expect(html).not.toMatch(/\[\d+(?:;\d+)*m/);
+      expect(html).toContain('PARSE_ERROR');
+      expect(html).toMatch(/client\/pages\/Guide\.tsx:\d+:\d+/);
+    } finally {
+      writeFileSync(file, source);
+    }
+    await expect.poll(async () => (await fetch(`${url}/guide`)).status, { timeout: 15_000 }).toBe(200);
+  });
+
   it('an edited loader takes effect on the next request, without a restart', async () => {
     const file = join(root, 'client/pages/about.server.ts');
     const marker = `EDITED-${hmrPort}`;
     writeFileSync(file, readFileSync(file, 'utf8').replace('servedAt: new Date()', `servedAt: '${marker}'`));
     await expect.poll(async () => (await fetch(`${url}/about`)).text(), { timeout: 15_000 }).toContain(marker);
     // Started once: neither the edit nor anything before it restarted the server under tsx watch.
-    expect(output().match(/listening on http/g)).toHaveLength(1);
+    expect(dev!.output().match(/listening on http/g)).toHaveLength(1);
   });
   // Last: it stops the server the tests above share.
   it('SIGTERM to npm (a supervisor’s stop) stops every process under it: nothing is left listening', async () => {
-    child!.kill('SIGTERM');
-    await exited;
+    dev!.child.kill('SIGTERM');
+    await dev!.exited;
     // The server (a grandchild of npm, under tsx watch) was orphaned before npm's script exec'd tsx.
     await expect
       .poll(

@@ -128,6 +128,13 @@ describe('reading the logs', () => {
     expect(run.stderr).toContain(`skipped ${GARBAGE.length} non-JSON lines`);
   });
 
+  it('says why it skipped lines that are not JSON: pretty-printed dev logs, and the setting that makes them JSON', () => {
+    // pino-pretty's form of a line (development's default LOG_FORMAT): one head line, then its fields.
+    const pretty = '[19:10:55.862] INFO: listening on http://127.0.0.1:3000\n    release: "react-ssr-host@dev"\n';
+    const run = runDigest(['top'], { input: pretty });
+    expect(run.stderr).toContain('skipped 2 non-JSON lines: pretty-printed dev logs? run the server with LOG_FORMAT=json');
+  });
+
   it('reads gzip by its bytes, whatever the file is called, alongside plain files', () => {
     const gz = writeLog(dir, 'app.log.gz', gzipSync(logText));
     const rotated = writeLog(dir, 'app.log.1', gzipSync(logText));
