@@ -6,15 +6,15 @@ import type { Config } from './config/config.ts';
 import { createDiagnosticsRouter } from './pages/diagnostics.ts';
 import { createDigester, type Digester } from './failures/digest.ts';
 import { createErrorHandler } from './error-pages/error-handler.ts';
-import { createFailureRecorder, type Reporter } from './failures/recorder.ts';
+import { createFailureRecorder, type FailureRecorder, type RecorderDeps, type Reporter } from './failures/recorder.ts';
 import { httpError } from './failures/errors.ts';
-import { createReportProofs, type ReportProofOptions } from './failures/report-proof.ts';
+import { createReportProofs, type ReportProofOptions, type ReportProofs } from './failures/report-proof.ts';
 import type { Frontend } from './assets/frontend.ts';
 import type { TraceMeta } from '../shared/runtime.ts';
 import type { Database } from '../shared/database.ts';
 import type { TraceContext } from '../shared/log-line.ts';
 import type { OnFailure } from '../shared/failure-event.ts';
-import { isolateFailureHook } from './failures/failure-hook.ts';
+import { isolateFailureHook, type CallFailureHook } from './failures/failure-hook.ts';
 import { createTunnelRouter } from './telemetry/tunnel.ts';
 import { securityHeaders } from './edge/security-headers.ts';
 import { createHealthRouter } from './edge/health.ts';
@@ -46,25 +46,49 @@ export interface AppDeps {
   refusals?: RefusalSummary;
   /** Signed-cookie sessions (session.ts); made here when not given. */
   sessions?: Sessions;
-  /** The process's digester (server/index.ts builds one for faults and requests); made here when not given. */
+  /** The process's one failure recorder (server/index.ts builds it for faults and requests); made here when not given. */
+  failures?: ProcessFailures;
+  /** Without `failures`: the digester, the app's failure hook and the report proofs' options (tests set them). */
   digester?: Digester;
-  /** The app's failure hook (client/instrumentation.server.ts), loaded by server/index.ts at start-up. */
   onFailure?: OnFailure;
-  /** The report proofs' clock and memory of spent proofs (failures/report-proof.ts); tests set them. */
   reportProofs?: ReportProofOptions;
+}
+
+/** The recorder of every failure of the process, the proofs of the digests it writes into pages, and the app's hook. */
+export interface ProcessFailures {
+  recorder: FailureRecorder;
+  proofs: ReportProofs;
+  onFailure: CallFailureHook | undefined;
+}
+
+export interface FailureDeps extends Omit<RecorderDeps, 'digester' | 'proofs' | 'onFailure'> {
+  digester?: Digester;
+  onFailure?: OnFailure;
+  reportProofs?: ReportProofOptions;
+}
+
+/** Built once per process (server/index.ts): a fault and a request's failure share one digester, source maps, hook and reporters. */
+export function createFailures(config: Config, deps: FailureDeps): ProcessFailures {
+  const proofs = createReportProofs(config.digestKey, deps.reportProofs);
+  const onFailure = isolateFailureHook(deps.onFailure, deps.logger, config.failureHookTimeoutMs);
+  const recorder = createFailureRecorder({ ...deps, digester: deps.digester ?? createDigester(config.digestKey), proofs, onFailure });
+  return { recorder, proofs, onFailure };
 }
 
 /** The middleware order below is the table of contents of a request. Nothing listens here. */
 export function createApp(config: Config, deps: AppDeps): Express {
-  const proofs = createReportProofs(config.digestKey, deps.reportProofs);
-  const onFailure = isolateFailureHook(deps.onFailure, deps.logger, config.failureHookTimeoutMs);
-  const failures = createFailureRecorder({
+  const {
+    recorder: failures,
+    proofs,
     onFailure,
-    digester: deps.digester ?? createDigester(config.digestKey),
+  } = deps.failures ??
+  createFailures(config, {
     logger: deps.logger,
+    digester: deps.digester,
+    onFailure: deps.onFailure,
+    reportProofs: deps.reportProofs,
     reporter: deps.telemetry?.report,
     fixStack: deps.frontend.fixStack,
-    proofs,
     metrics: deps.metrics,
   });
   const pages = createPageHandlers({

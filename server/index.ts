@@ -5,10 +5,9 @@ import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import { createApp } from './app.ts';
+import { createApp, createFailures } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
-import { createDigester, type Digester } from './failures/digest.ts';
-import { createFailureRecorder } from './failures/recorder.ts';
+import type { FailureRecorder } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
 import { createSourceMapper } from './failures/source-maps.ts';
 import { createDevFrontend, createProdFrontend, type Frontend } from './assets/frontend.ts';
@@ -22,7 +21,7 @@ import { LINE_LEVEL } from './observe/log-levels.ts';
 import { LISTENING_PREFIX, STOPPED_MESSAGE } from '../shared/log-line.ts';
 import { openAppDatabase } from './writes/database.ts';
 import { migrations } from '../client/migrations.server.ts';
-import { isolateFailureHook, loadFailureHook, type CallFailureHook } from './failures/failure-hook.ts';
+import { loadFailureHook } from './failures/failure-hook.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
 function projectRoot(): string {
@@ -31,13 +30,8 @@ function projectRoot(): string {
 }
 
 /** What the process builds once and every part that records failures shares. */
-interface FailureTools {
-  digester: Digester;
-  /** Production's source mapper (dist's .map files); dev maps stacks through Vite instead. */
-  fixStack: (error: unknown) => void;
-}
-
-async function createFrontend(config: Config, logger: Logger, { fixStack }: FailureTools): Promise<Frontend> {
+/** `fixStack`: production's source mapper (dist's .map files); dev maps stacks through Vite instead. */
+async function createFrontend(config: Config, logger: Logger, fixStack: (error: unknown) => void): Promise<Frontend> {
   const root = projectRoot();
   if (!config.isProduction) return createDevFrontend(root, config.hmrPort);
   const renderer = await import('../client/entry-server.tsx');
@@ -65,20 +59,7 @@ type SentryModule = typeof import('./telemetry/sentry.ts');
  * A fault outside any request: recorded as every failure is (failures/recorder.ts), flushed, then
  * exit so we restart. The app's failure hook gets it too, and up to FAILURE_HOOK_TIMEOUT_MS to export it.
  */
-function handleProcessFaults(
-  logger: Logger,
-  tools: FailureTools,
-  sentry: SentryModule | undefined,
-  metrics: Metrics | undefined,
-  onFailure: CallFailureHook | undefined,
-): void {
-  const failures = createFailureRecorder({
-    ...tools,
-    logger,
-    metrics,
-    faultReporter: sentry?.reportFault,
-    onFailure,
-  });
+function handleProcessFaults(logger: Logger, failures: FailureRecorder, sentry: SentryModule | undefined): void {
   const fault = async (kind: string, error: unknown) => {
     const { hooked } = failures.fault(kind, error);
     await Promise.all([hooked, flushLogs(logger), sentry?.closeSentry()]);
@@ -134,9 +115,18 @@ async function main(): Promise<void> {
   const metrics = config.metricsPort === undefined ? undefined : createMetrics(config);
   const logger = createLogger(config, undefined, metrics);
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
-  const tools: FailureTools = { digester: createDigester(config.digestKey), fixStack: createSourceMapper().fixStack };
+  const { fixStack } = createSourceMapper();
   const appHook = await loadFailureHook(logger, 'client/instrumentation.server.ts', () => import('../client/instrumentation.server.ts'));
-  handleProcessFaults(logger, tools, sentry, metrics, isolateFailureHook(appHook, logger, config.failureHookTimeoutMs));
+  // One recorder for the process: its faults and its requests' failures (server/app.ts).
+  const failures = createFailures(config, {
+    logger,
+    fixStack,
+    metrics,
+    onFailure: appHook,
+    reporter: sentry?.reportToSentry,
+    faultReporter: sentry?.reportFault,
+  });
+  handleProcessFaults(logger, failures.recorder, sentry);
   routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
     logger[LINE_LEVEL.lifecycleWarning]('DIGEST_KEY is not set: digests will differ between processes and releases');
@@ -153,7 +143,7 @@ async function main(): Promise<void> {
   }
 
   const db = await openAppDatabase(config.databasePath, migrations, logger);
-  const frontend = await createFrontend(config, logger, tools);
+  const frontend = await createFrontend(config, logger, fixStack);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   metrics?.trackReadiness(drain.isShuttingDown);
   // Trace ids on log lines only with tracing on: without a sample rate Sentry makes no spans.
@@ -169,8 +159,7 @@ async function main(): Promise<void> {
       telemetry,
       metrics,
       refusals,
-      digester: tools.digester,
-      onFailure: appHook,
+      failures,
     }),
     undefined,
     logger,

@@ -58,7 +58,7 @@ function recordedFor(res: Response): Map<unknown, Recorded> {
   return (res.locals.failures ??= new Map<unknown, Recorded>());
 }
 
-interface RecorderDeps {
+export interface RecorderDeps {
   digester: Digester;
   logger: Logger;
   reporter?: Reporter;
