@@ -10,8 +10,7 @@ import { createErrorHooks, reportToServer } from './report-error.tsx';
 import { connectPageScripts, createDeferredRegistry, DeferredPlaceholders } from './router/browser/deferred-client.tsx';
 import { PrefetchContext } from './router/both/Link.tsx';
 import { routeFailure } from './router/both/route-failure.ts';
-import { createDataStrategy } from './router/browser/navigation.ts';
-import { createPrefetcher } from './router/browser/prefetch.ts';
+import { lazyNavigation } from './router/browser/lazy-navigation.ts';
 import { createRouteDiscovery } from './router/browser/route-discovery.ts';
 import { reloadOnStaleChunk } from './stale-chunk.ts';
 import './styles.css';
@@ -58,23 +57,22 @@ connectPageScripts(deferred.settle);
 const abandonPending = () => deferred.abandon(routeFailure(503, undefined));
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', abandonPending, { once: true });
 else abandonPending();
-const prefetcher = createPrefetcher(
-  () => router.routes,
-  discovery.dataRouteIds,
-  (pathname, batch) => discovery.discover(pathname, (parentId, children) => router.patchRoutes(parentId, children), batch),
-);
+// Prefetching and the data strategy come in a chunk of their own, which hydration does not wait for.
+const navigation = lazyNavigation({
+  routes: () => router.routes,
+  dataRouteIds: discovery.dataRouteIds,
+  discover: (pathname, batch) => discovery.discover(pathname, (parentId, children) => router.patchRoutes(parentId, children), batch),
+  revalidating: () => router.state.revalidation === 'loading',
+  hydrated: config.router.loaderData,
+});
+const { prefetcher } = navigation;
 const router = createBrowserRouter(routes, {
   hydrationData: {
     loaderData: deferred.revive(config.router.loaderData),
     actionData: config.router.actionData,
     errors: config.router.errors,
   },
-  dataStrategy: createDataStrategy(
-    prefetcher,
-    discovery.dataRouteIds,
-    () => router.state.revalidation === 'loading',
-    config.router.loaderData,
-  ),
+  dataStrategy: navigation.dataStrategy,
   patchRoutesOnNavigation: discovery.patchRoutesOnNavigation(() => router.state.navigation),
 });
 
@@ -96,3 +94,5 @@ hydrateRoot(
   </StrictMode>,
   errorHooks,
 );
+// Fetched while React hydrates, which never waits for it: a link in view or a click finds it here.
+void navigation.load().catch(() => {});
