@@ -11,8 +11,7 @@ import { createErrorHooks, reportToServer } from './report-error.tsx';
 import { connectPageScripts, createDeferredRegistry, DeferredPlaceholders } from './router/browser/deferred-client.tsx';
 import { PrefetchContext } from './router/both/Link.tsx';
 import { routeFailure } from './router/both/route-failure.ts';
-import { createDataStrategy } from './router/browser/navigation.ts';
-import { createPrefetcher } from './router/browser/prefetch.ts';
+import { lazyNavigation } from './router/browser/lazy-navigation.ts';
 import { createRouteDiscovery } from './router/browser/route-discovery.ts';
 import { reloadOnStaleChunk } from './stale-chunk.ts';
 import './styles.css';
@@ -59,22 +58,26 @@ connectPageScripts(deferred.settle);
 const abandonPending = () => deferred.abandon(routeFailure(503, undefined));
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', abandonPending, { once: true });
 else abandonPending();
-const prefetcher = createPrefetcher(
-  () => router.routes,
-  discovery.dataRouteIds,
-  (pathname, batch) => discovery.discover(pathname, (parentId, children) => router.patchRoutes(parentId, children), batch),
-);
 const loaderData = deferred.revive(config.router.loaderData);
 // A route whose clientLoader runs at hydration starts without data, so React Router shows its
 // HydrateFallback (what the server sent); its serverLoader() answers with the page's data.
 const hydrating = new Set(config.router.routes.filter((route) => route.clientLoader === 'hydrate').map((route) => route.id));
+// Prefetching and the data strategy come in a chunk of their own, which hydration does not wait for.
+const navigation = lazyNavigation({
+  routes: () => router.routes,
+  dataRouteIds: discovery.dataRouteIds,
+  discover: (pathname, batch) => discovery.discover(pathname, (parentId, children) => router.patchRoutes(parentId, children), batch),
+  revalidating: () => router.state.revalidation === 'loading',
+  hydrated: loaderData,
+});
+const { prefetcher } = navigation;
 const router = createBrowserRouter(routes, {
   hydrationData: {
     loaderData: Object.fromEntries(Object.entries(loaderData).filter(([id]) => !hydrating.has(id))),
     actionData: config.router.actionData,
     errors: config.router.errors,
   },
-  dataStrategy: createDataStrategy(prefetcher, discovery.dataRouteIds, () => router.state.revalidation === 'loading', loaderData),
+  dataStrategy: navigation.dataStrategy,
   patchRoutesOnNavigation: discovery.patchRoutesOnNavigation(() => router.state.navigation),
 });
 
@@ -100,3 +103,5 @@ hydrateRoot(
   </StrictMode>,
   errorHooks,
 );
+// Fetched while React hydrates, which never waits for it: a link in view or a click finds it here.
+void navigation.load().catch(() => {});

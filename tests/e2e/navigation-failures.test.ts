@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { NAVIGATION_TIMEOUT_MS } from '../../client/router/browser/navigation.ts';
+import { NAVIGATION_TIMEOUT_MS } from '../../client/router/browser/document-load.ts';
 import { PREFETCH_STALE_MS } from '../../client/router/browser/prefetch.ts';
 import { clientErrorMessage, serverErrorMessage } from '../../shared/messages.ts';
 import { dataFetches, documentLoads, navigationSuite, recordRequests } from './navigation-harness.ts';

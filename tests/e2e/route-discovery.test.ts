@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it, vi } from 'vitest';
-import { NAVIGATION_TIMEOUT_MS } from '../../client/router/browser/navigation.ts';
+import { NAVIGATION_TIMEOUT_MS } from '../../client/router/browser/document-load.ts';
 import { DISCOVERY_PATH, PATHS_PARAM } from '../../shared/route-discovery.ts';
 import type { RuntimeConfig } from '../../shared/runtime.ts';
 import { openPage } from '../support/browser.ts';

@@ -8,34 +8,7 @@ import type { Prefetcher } from './prefetch.ts';
 import { fetchRouteData, type RouteData } from './route-data-client.ts';
 import { routeFailure } from '../both/route-failure.ts';
 import { handleOf } from '../both/route-handle.ts';
-
-/** A route's code and data get this long before the browser loads the document instead (Next.js's MS_MAX_IDLE_DELAY). */
-export const NAVIGATION_TIMEOUT_MS = 3_800;
-
-/** Hands the navigation to the browser, unless it was given up; the promise never settles, so nothing renders over it. */
-export function loadDocument(href: string, signal: AbortSignal): Promise<never> {
-  if (!signal.aborted) window.location.assign(href);
-  return new Promise<never>(() => {});
-}
-
-/**
- * Settles with `work`, unless the time runs out first: then the browser loads `href` as a
- * document. A navigation given up for another (its signal) never falls back.
- */
-export function withDeadline<T>(work: Promise<T>, href: string, signal: AbortSignal): Promise<T> {
-  let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const gaveUp = new Promise<never>(() => {
-    timer = setTimeout(() => {
-      timedOut = true;
-      void loadDocument(href, signal);
-    }, NAVIGATION_TIMEOUT_MS);
-  });
-  signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
-  // Once the document load has begun, a late result must not render over it.
-  const finished = work.then((value) => (timedOut ? gaveUp : value));
-  return Promise.race([finished, gaveUp]).finally(() => clearTimeout(timer));
-}
+import { loadDocument, withDeadline } from './document-load.ts';
 
 /**
  * Sends a submission's body to the action. A post that fails as a request is shown as a 503 in

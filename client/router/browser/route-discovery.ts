@@ -14,7 +14,7 @@ import {
   type RouteDescriptor,
 } from '../../../shared/route-discovery.ts';
 import type { RouteHandle } from '../both/route-handle.ts';
-import { loadDocument, withDeadline } from './navigation.ts';
+import { loadDocument, withDeadline } from './document-load.ts';
 import { hostRoute, lazyPage } from '../both/react-router-routes.ts';
 import type { PageModule } from '../both/route-entry.ts';
 import { RouteErrorBoundary } from '../both/RouteErrorBoundary.tsx';

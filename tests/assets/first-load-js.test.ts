@@ -1,0 +1,53 @@
+// What a first visit to / downloads before the page can hydrate (docs/performance.md,
+// "First-load JavaScript"), measured as the bench measures it: each module script and
+// modulepreload link of the page, once, gzipped at zlib's default level.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_DIR, createTestApp } from '../support/test-app.ts';
+import { firstLoadScripts } from '../../tools/bench/measure.ts';
+import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
+
+/**
+ * 106.5 KB on 2026-11-25 (docs/performance.md), of which React with React Router are 97.8 KB;
+ * issue 36 asks for 100. A ceiling just above today's figure keeps what was won: the build
+ * splitting React Router into many files again, or navigation code coming back into the
+ * first load, each cost 1.8 KB or more.
+ */
+const FIRST_LOAD_CEILING_BYTES = 107 * 1024;
+/** Prefetching, the data strategy and the data client: the chunk the entry fetches while it hydrates. */
+const NAVIGATION_MODULE = 'client/router/browser/client-navigation.ts';
+
+type Manifest = Record<string, { file: string; src?: string; isDynamicEntry?: boolean }>;
+
+async function firstLoad(app: ReturnType<typeof createTestApp>['app']) {
+  const home = await request(app).get('/').set('user-agent', BROWSER_UA).expect(200);
+  const files = [];
+  for (const path of firstLoadScripts(home.text)) {
+    const script = await request(app).get(path).buffer(true).expect(200);
+    files.push({ path, gzipBytes: gzipSync(Buffer.from(script.text)).length });
+  }
+  return files;
+}
+
+describe('first-load JavaScript of /', () => {
+  it(`stays within ${FIRST_LOAD_CEILING_BYTES / 1024} KB gzip, in one file for React with React Router`, async () => {
+    const { app } = createTestApp();
+    const files = await firstLoad(app);
+    const total = files.reduce((sum, file) => sum + file.gzipBytes, 0);
+    expect(total, files.map((f) => `${f.path} ${f.gzipBytes}`).join(', ')).toBeLessThanOrEqual(FIRST_LOAD_CEILING_BYTES);
+    // Each file is gzipped on its own: React Router cut into several chunks costs more.
+    expect(files.filter((file) => /^\/assets\/react-[\w-]+\.js$/.test(file.path))).toHaveLength(1);
+  });
+
+  it('leaves prefetching and the data strategy out: their chunk is built but never preloaded', async () => {
+    const { app } = createTestApp();
+    const manifest = JSON.parse(readFileSync(join(CLIENT_DIR, '.vite/manifest.json'), 'utf8')) as Manifest;
+    const navigation = Object.values(manifest).find((chunk) => chunk.src === NAVIGATION_MODULE);
+    expect(navigation?.isDynamicEntry).toBe(true);
+    const paths = (await firstLoad(app)).map((file) => file.path);
+    expect(paths).not.toContain(`/${navigation!.file}`);
+  });
+});
