@@ -24,7 +24,7 @@ import { createPageHandlers, DATA_PATH } from './pages/pages.ts';
 import { createRouteDiscovery, DISCOVERY_PATH } from './pages/route-discovery.ts';
 import { createRefusalSummary, type RefusalSummary } from './observe/refusal-summary.ts';
 import { NOT_FOUND_MESSAGE } from '../shared/messages.ts';
-import { normalizeTarget, rejectMalformedPath, rejectMalformedTarget } from './edge/request-target.ts';
+import { normalizeTarget, readTarget } from './edge/request-target.ts';
 import { compressResponses } from './assets/compress-responses.ts';
 import { refuseCrossSiteWrites } from './edge/cross-site-writes.ts';
 import { resolveOrigin } from './edge/request-origin.ts';
@@ -124,8 +124,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   );
   app.use(createHealthRouter(deps.isShuttingDown ?? (() => false)));
   app.use(securityHeaders(config));
-  app.use(rejectMalformedTarget);
-  app.use(rejectMalformedPath);
+  app.use(readTarget);
   app.use(resolveOrigin(config));
   app.use(refuseCrossSiteWrites(config));
   app.use(deps.frontend.middleware);

@@ -11,7 +11,6 @@ import { servePrecompressed } from './precompressed-assets.ts';
 import { servePublicFiles } from './public-files.ts';
 import { serveSharedAssets } from './shared-assets.ts';
 import { ASSETS_ROUTE } from '../observe/route-label.ts';
-import { pathOf } from '../observe/url-path.ts';
 
 // The one place where dev and production differ: where client assets come from and how the
 // React renderer is loaded. Dev-only packages (vite) are imported dynamically.
@@ -153,7 +152,7 @@ export function createProdFrontend(
   // Labelled for the access line, where served assets log at debug (access-log.ts).
   router.use('/assets', (req, res, next) => {
     res.locals.route = ASSETS_ROUTE;
-    if (pathOf(req.originalUrl) !== '/assets' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    if (res.locals.target?.path !== '/assets' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
     res.status(301).set({ Location: '/assets/', 'Cache-Control': FOLDER_REDIRECT_CACHE_CONTROL }).end();
   });
   // Each text asset also exists compressed (vite.config.ts): the file the client accepts is sent.

@@ -1,4 +1,5 @@
 import type { TraceContext } from '../../shared/log-line.ts';
+import type { RequestTarget } from '../observe/url-path.ts';
 import type { Recorded } from '../../shared/page-seam.ts';
 
 // What the host keeps on `res.locals` for one response, typed for every middleware by
@@ -9,6 +10,8 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's types declare Locals in this global namespace
   namespace Express {
     interface Locals {
+      /** The request's path and query as sent, split once at the edge (request-target.ts). */
+      target?: RequestTarget;
       /** The request's origin, decided once for every same-origin decision (request-origin.ts). */
       origin?: string;
       /** The request's host name, valid for a URL; error pages show it only if it is a plain host name. */

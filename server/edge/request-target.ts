@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { httpError } from '../failures/errors.ts';
+import { splitTarget } from '../observe/url-path.ts';
 
 // Express routes on `req.url` parsed by the legacy URL parser; when that throws (an absolute-form
 // target such as `http://[::1`), the router skips every middleware, logger included, and
@@ -35,20 +36,21 @@ export function normalizeTarget(req: IncomingMessage): void {
   req.url = `/${encodeURIComponent(shown)}`;
 }
 
-/** After the access logger, so the 400 has a request id and an access line. */
-export const rejectMalformedTarget: RequestHandler = (req, _res, next) => {
-  next((req as Marked)[MALFORMED] ? httpError(400, 'Malformed request target') : undefined);
-};
-
-/** A path whose percent-encoding is broken cannot be routed: 400, not a 500 from deep inside. */
-export const rejectMalformedPath: RequestHandler = (req, _res, next) => {
-  if (!req.url.includes('%')) return next(); // nothing to decode: most requests
-  try {
-    // Its value is unused: the call reads the req.path getter so that the bundler cannot drop
-    // it as a pure function call (it did, with a local variable; the soak caught the 404s).
-    decodeURIComponent(req.path);
-    next();
-  } catch (cause) {
-    next(httpError(400, 'Malformed URL: invalid percent-encoding', { cause }));
+/**
+ * After the access logger, so a refusal has a request id and an access line: a malformed
+ * target, or a path whose percent-encoding is broken (it cannot be routed), is a 400; any other
+ * target is split here, once, into the path and query every module after reads (`res.locals.target`).
+ */
+export const readTarget: RequestHandler = (req, res, next) => {
+  if ((req as Marked)[MALFORMED]) return next(httpError(400, 'Malformed request target'));
+  const target = splitTarget(req.url);
+  if (target.path.includes('%')) {
+    try {
+      decodeURIComponent(target.path);
+    } catch (cause) {
+      return next(httpError(400, 'Malformed URL: invalid percent-encoding', { cause }));
+    }
   }
+  res.locals.target = target;
+  next();
 };

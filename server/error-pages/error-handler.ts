@@ -10,6 +10,7 @@ import type { Recorded } from '../../shared/page-seam.ts';
 import { isHostError, publicMessage } from '../failures/error-status.ts';
 import { ClientAbortError } from '../failures/errors.ts';
 import { devDetail, isInstance } from '../failures/thrown-value.ts';
+import { requestPath } from '../observe/url-path.ts';
 
 interface ErrorHandlerDeps {
   config: Config;
@@ -21,7 +22,7 @@ interface ErrorHandlerDeps {
 
 /** JSON for API routes and for clients that prefer it; HTML pages for everyone else. */
 export function wantsJson(req: Request, res: Response): boolean {
-  if (res.locals.api === true || req.path.startsWith('/api/')) return true;
+  if (res.locals.api === true || requestPath(req, res.locals).startsWith('/api/')) return true;
   // Content negotiation only when JSON is named: without "json" or "application/*" in Accept,
   // HTML wins (or nothing matches and HTML is the default), and parsing Accept is skipped.
   const accept = req.headers.accept;

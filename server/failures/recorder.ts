@@ -7,7 +7,7 @@ import type { ReportProofs } from './report-proof.ts';
 import { isHostError, statusOf } from './error-status.ts';
 import { serializeError } from './serialize-error.ts';
 import { isInstance, unwrapThrown } from './thrown-value.ts';
-import { pathOf } from '../observe/url-path.ts';
+import { requestPath } from '../observe/url-path.ts';
 import type { FailureKind, Metrics } from '../observe/metrics.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { FAILURE_MESSAGE, PROCESS_FAULT_MESSAGE, SECONDARY_FAILURE_MESSAGE } from '../../shared/log-line.ts';
@@ -87,7 +87,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
         status: original.status,
         reqId: String(req.id),
         method: req.method,
-        path: pathOf(req.originalUrl),
+        path: requestPath(req, res.locals),
         route: routeOf(req, res),
       };
       deps.logger[LINE_LEVEL.failure](
@@ -124,7 +124,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       // (and captures a stack nobody reads) for every 5xx access line.
       if (isInstance(error, Error)) res.err ??= error;
 
-      const where = { ...failure, reqId: String(req.id), method: req.method, path: pathOf(req.originalUrl), route: routeOf(req, res) };
+      const where = { ...failure, reqId: String(req.id), method: req.method, path: requestPath(req, res.locals), route: routeOf(req, res) };
       // A prefetch's failure (server/pages/pages.ts) is one line at warn and no report: any client can
       // mark a request so, which lowers the level and hides nothing.
       const prefetch = res.locals.prefetch === true;

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { ASSETS_ROUTE, routeOf } from './route-label.ts';
 import type { RefusalSummary } from './refusal-summary.ts';
-import { pathOf } from './url-path.ts';
+import { requestPath } from './url-path.ts';
 import { cut } from './log-bound.ts';
 import { LINE_LEVEL } from './log-levels.ts';
 import { ACCESS_ABORTED, ACCESS_COMPLETED, REQUEST_ID, type TraceContext } from '../../shared/log-line.ts';
@@ -142,7 +142,7 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     const line: AccessLine = {
       reqId: String(req.id),
       method: req.method,
-      path: cut(pathOf(req.originalUrl), MAX_PATH_CHARS),
+      path: cut(requestPath(req, res.locals), MAX_PATH_CHARS),
       route: cut(routeOf(req, res), MAX_ROUTE_CHARS),
       status: res.statusCode,
       durationMs: Math.round((performance.now() - res[STARTED]) * 10) / 10,
@@ -175,7 +175,7 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
       refusals.refused(routeOf(req, res), key);
       return 'silent';
     }
-    const quiet = res.statusCode < 400 && (HEALTH_PATHS.has(pathOf(req.url)) || QUIET_ROUTES.has(res.locals.route ?? ''));
+    const quiet = res.statusCode < 400 && (HEALTH_PATHS.has(requestPath(req, res.locals)) || QUIET_ROUTES.has(res.locals.route ?? ''));
     const wanted = quiet ? LINE_LEVEL.quietAccess : LINE_LEVEL.access;
     return logger.isLevelEnabled(wanted) ? wanted : 'silent';
   }

@@ -4,6 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { LEVEL } from '../../shared/log-line.ts';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
 import { expressRouteOf } from './route-label.ts';
+import { requestPath } from './url-path.ts';
 
 // Prometheus metrics (prom-client), served by a server of their own on METRICS_PORT so they
 // are never public by accident and never pass through the app or its access log. Every label
@@ -51,7 +52,7 @@ const LOG_LINE_LEVELS: readonly string[] = Object.keys(LEVEL);
 function routeLabel(req: Request, res: Response, known: Set<string>): string {
   const id = res.locals.route ?? expressRouteOf(req);
   if (id === undefined) {
-    if (req.path.startsWith('/assets/')) return 'assets';
+    if (requestPath(req, res.locals).startsWith('/assets/')) return 'assets';
     return res.statusCode === 404 ? 'unmatched' : 'none';
   }
   // A 404 is not its route's business unless a page chose it (a product that does not exist).
@@ -148,7 +149,8 @@ export function createMetrics(identity?: MetricsIdentity): Metrics {
       const reason = REFUSALS[status];
       if (reason !== undefined) refused.inc({ reason });
       // Browser reports are logged by client-errors.ts; each accepted one is a failure too.
-      if (status === 204 && req.method === 'POST' && req.path === CLIENT_ERRORS_PATH) failure('client_report', undefined);
+      if (status === 204 && req.method === 'POST' && requestPath(req, res.locals) === CLIENT_ERRORS_PATH)
+        failure('client_report', undefined);
     });
     next();
   };

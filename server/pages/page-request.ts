@@ -35,21 +35,22 @@ function browserSentry(config: Config): BrowserSentryConfig | undefined {
 }
 
 /**
- * The page's own path and query, from Express's parsed path: never another host (`//evil.com/x`
- * or an absolute-form target resolves on this origin), and relative to where the router is mounted.
+ * The page's own path and query, from the target the edge split (`res.locals.target`, after
+ * `mount`, where the handler is mounted): leading slashes as one, so it is never another host
+ * (`//evil.com/x` resolves on this origin).
  */
-export function pagePath(req: Request, search: string): string {
-  return `/${req.path.replace(/^\/+/, '')}${search}`;
+export function pagePath(res: Response, mount = '', search = res.locals.target!.query): string {
+  return `/${res.locals.target!.path.slice(mount.length).replace(/^\/+/, '')}${search}`;
 }
 
-/** The query string as sent (`?…`), less the parameters named in `drop`, otherwise untouched. */
-export function queryOf(req: Request, drop?: string): string {
-  const start = req.originalUrl.indexOf('?');
-  if (start === -1) return '';
-  const query = req.originalUrl.slice(start + 1);
-  if (drop === undefined) return `?${query}`;
+/** A query string as sent (`?…`), less the parameter named `drop`, otherwise untouched. */
+export function queryWithout(query: string, drop: string): string {
+  if (query === '') return '';
   // URLSearchParams decodes names leniently (a malformed % stays as it is), never throwing.
-  const kept = query.split('&').filter((pair) => [...new URLSearchParams(pair).keys()][0] !== drop);
+  const kept = query
+    .slice(1)
+    .split('&')
+    .filter((pair) => [...new URLSearchParams(pair).keys()][0] !== drop);
   return kept.length > 0 ? `?${kept.join('&')}` : '';
 }
 

@@ -7,7 +7,7 @@ import type { FailureRecorder } from '../failures/recorder.ts';
 import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from '../failures/errors.ts';
 import { asNextError, devDetail, isInstance } from '../failures/thrown-value.ts';
 import { DATA_HEADERS, pageHeaders, sendBody, sendResource, setRouteHeaders } from './page-response.ts';
-import { createPageRequests, pagePath, queryOf, type PageRequestDeps } from './page-request.ts';
+import { createPageRequests, pagePath, queryWithout, type PageRequestDeps } from './page-request.ts';
 import { isSameOriginTarget } from './redirect-target.ts';
 import { requestDeadline, type Deadline } from './request-deadline.ts';
 import { requestOrigin } from '../edge/request-origin.ts';
@@ -119,7 +119,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   }
 
   const page: RequestHandler = async (req, res, next) => {
-    const url = new URL(pagePath(req, queryOf(req)), requestOrigin(config, res));
+    const url = new URL(pagePath(res), requestOrigin(config, res));
     const route = await matched(req, url);
     if (route === undefined) return next();
     res.locals.route = `${route.isResource ? 'resource' : 'page'}:${route.routeId}`;
@@ -147,8 +147,8 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   }
 
   /** The routes a data request names: 1 to MAX_ROUTE_IDS well-formed ids (a write names exactly one). */
-  function routeIdsOf(req: Request): string[] {
-    const routeIds = (new URLSearchParams(queryOf(req)).get(ROUTES_PARAM) ?? '').split(',').filter(Boolean);
+  function routeIdsOf(req: Request, res: Response): string[] {
+    const routeIds = (new URLSearchParams(res.locals.target!.query).get(ROUTES_PARAM) ?? '').split(',').filter(Boolean);
     const most = READ_METHODS.has(req.method) ? MAX_ROUTE_IDS : 1;
     if (routeIds.length === 0 || routeIds.length > most || !routeIds.every((id) => ROUTE_ID.test(id))) {
       throw httpError(400, `${ROUTES_PARAM} must name 1 to ${most} route ids`);
@@ -159,8 +159,8 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   /** Loader data for a client navigation, or an action's, as newline-delimited JSON (shared/route-data.ts). */
   const data: RequestHandler = async (req, res, next) => {
     res.locals.api = true;
-    const routeIds = routeIdsOf(req);
-    const url = new URL(pagePath(req, queryOf(req, ROUTES_PARAM)), requestOrigin(config, res));
+    const routeIds = routeIdsOf(req, res);
+    const url = new URL(pagePath(res, DATA_PATH, queryWithout(res.locals.target!.query, ROUTES_PARAM)), requestOrigin(config, res));
     const route = await matched(req, url);
     // A resource route's reads are its own answer; a form posts to its action here.
     if (route === undefined || (route.isResource && READ_METHODS.has(req.method))) return next();

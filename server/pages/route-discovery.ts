@@ -11,9 +11,8 @@ import type { Config } from '../config/config.ts';
 import { DIAGNOSTICS_HEADER, diagnosticsAllowed } from './diagnostics.ts';
 import { httpError, methodNotAllowed } from '../failures/errors.ts';
 import type { Frontend } from '../assets/frontend.ts';
-import { pagePath, queryOf } from './page-request.ts';
+import { pagePath } from './page-request.ts';
 import { requestOrigin } from '../edge/request-origin.ts';
-import { pathOf } from '../observe/url-path.ts';
 
 // GET DISCOVERY_PATH + a page's path, `?build=<release>`: the routes a request for that path
 // would match, as the browser's router learns them (shared/route-discovery.ts); or, as a batch,
@@ -59,8 +58,9 @@ export function createRouteDiscovery(config: Config, frontend: Frontend): Reques
     res.locals.route = DISCOVERY_ROUTE;
     if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(req.method, 'GET, HEAD');
     // `/_routes?…` is a batch; `/_routes/<path>?…` one path (`/_routes/` is the home page's).
-    const batch = pathOf(req.originalUrl) === DISCOVERY_PATH;
-    const { build, paths } = queryParams(queryOf(req).slice(1), batch);
+    const { path, query } = res.locals.target!;
+    const batch = path === DISCOVERY_PATH;
+    const { build, paths } = queryParams(query.slice(1), batch);
     if (build !== frontend.build) throw httpError(409, 'This page is from another release of the site: load it again');
     const origin = requestOrigin(config, res);
     const diagnostics = diagnosticsAllowed(config, req);
@@ -70,7 +70,7 @@ export function createRouteDiscovery(config: Config, frontend: Frontend): Reques
       (await renderer.match(new URL(path.replace(/^\/+/, '/'), origin), diagnostics)?.describe(frontend)) ?? [];
     const answer: DiscoveryAnswer | DiscoveryBatchAnswer = batch
       ? { branches: Object.fromEntries(await Promise.all(paths.map(async (path) => [path, await branch(path)] as const))) }
-      : { routes: await branch(pagePath(req, '')) };
+      : { routes: await branch(pagePath(res, DISCOVERY_PATH, '')) };
     // Development rebuilds the table on every edit, under one release name.
     const cacheControl = diagnostics || !config.isProduction ? 'no-store' : RELEASE_CACHE_CONTROL;
     // A cache must not hand one request's answer to a request with another token.
