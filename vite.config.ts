@@ -80,13 +80,13 @@ export function routeModuleSources(): Plugin {
   };
 }
 
-/** The route table's synthetic routes (client/routes.tsx): an empty list unless a benchmark asks. */
-const SYNTHETIC_ROUTES_MODULE = fileURLToPath(new URL('client/synthetic-routes.ts', import.meta.url));
+/** The host's synthetic routes (client/router/server/host-routes.ts adds them): an empty list unless a benchmark asks. */
+const SYNTHETIC_ROUTES_MODULE = fileURLToPath(new URL('client/router/synthetic/synthetic-routes.ts', import.meta.url));
 /** Where the client build records how many it has (tools/ensure-build.js reads it). */
 export const SYNTHETIC_ROUTES_RECORD = '.vite/synthetic-routes.json';
 /** Enough for any benchmark; a typo must not build a million routes. */
 const MAX_SYNTHETIC_ROUTES = 10_000;
-const SYNTHETIC_PAGE = 'client/pages/Synthetic.tsx';
+const SYNTHETIC_PAGE = 'client/router/synthetic/Synthetic.tsx';
 
 /** `SYNTHETIC_ROUTES`: an integer from 0 to MAX_SYNTHETIC_ROUTES, 0 when unset. */
 export function syntheticRouteCount(raw: string | undefined): number {
@@ -173,16 +173,15 @@ function packagesPattern(names: readonly string[]): RegExp {
   return new RegExp(`node_modules[\\\\/](?:${escaped.join('|')})[\\\\/]`);
 }
 
-/** The browser's entry and the route table's (its own entry, never loaded by a browser; see below). */
-const CLIENT_ENTRIES = ['client/entry-client.tsx', 'client/routes.tsx'];
-/** The route table's own modules, which only the route table's entry imports. */
-const ROUTE_TABLE_MODULES = ['client/synthetic-routes.ts'];
+/** The browser's entry, and the route tables' (never loaded by a browser: so their pages are built), the app's and the host's. */
+const ROUTE_TABLES = ['client/routes.tsx', 'client/router/diagnostics/diagnostic-routes.ts', 'client/router/synthetic/synthetic-routes.ts'];
+const CLIENT_ENTRIES = ['client/entry-client.tsx', ...ROUTE_TABLES];
 
 /**
  * The host's scripts that every page loads: all that the browser's entry imports statically
  * (rolldown's `$initial` tag), from client/, shared/ and Vite's import helper, but the entries
- * themselves (the entry's stylesheets stay in its one file) and the route table's modules (a
- * synthetic table of a thousand routes must not reach the first load).
+ * themselves (the entry's stylesheets stay in its one file) and the route tables (a synthetic
+ * table of a thousand routes must not reach the first load).
  */
 function isFirstLoadHostScript(id: string): boolean {
   if (/[\\/]vite[\\/]preload-helper/.test(id)) return true;
@@ -190,7 +189,7 @@ function isFirstLoadHostScript(id: string): boolean {
   const path = relative(fileURLToPath(new URL('.', import.meta.url)), id)
     .split(sep)
     .join('/');
-  return !CLIENT_ENTRIES.includes(path) && !ROUTE_TABLE_MODULES.includes(path);
+  return !CLIENT_ENTRIES.includes(path);
 }
 
 /**

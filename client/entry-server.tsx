@@ -26,6 +26,7 @@ import { isNotFound, loaderFailure, routeFailure, worstStatus, type RouteFailure
 import type { RouteEntry } from './router/both/route-entry.ts';
 import { HOST_ROUTE_ID, toRouterRoutes } from './router/both/react-router-routes.ts';
 import { createBranchHandlers } from './router/server/branch-handlers.ts';
+import { withHostRoutes } from './router/server/host-routes.ts';
 import { describeBranch, loadPages } from './router/server/route-descriptions.ts';
 import { bodyLimitsOf, methodsOf, targetOf } from './router/server/route-methods.ts';
 import { asTransported } from './router/server/transport.ts';
@@ -47,9 +48,9 @@ import { routes as appRoutes } from './routes.tsx';
 
 const scriptNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.script);
 
-/** A renderer for a route table: the app's own, or a test's. */
+/** A renderer for a route table (the app's own, or a test's), with the host's routes added. */
 export function createRenderer(entries: RouteEntry[]): Renderer {
-  const routes = toRouterRoutes(entries, { loader: serverLoader, action: serverAction, middleware: serverMiddlewareFor });
+  const routes = toRouterRoutes(withHostRoutes(entries), { loader: serverLoader, action: serverAction, middleware: serverMiddlewareFor });
   // Matched once against the whole table; each request's handler knows only the routes it matched.
   const { match: matchesOf, handlerFor } = createBranchHandlers(routes);
   type Matches = NonNullable<ReturnType<typeof matchesOf>>;

@@ -2,7 +2,6 @@
 // here (README, "Add a page"). Pages and layouts load lazily, one chunk each; a `server`
 // module runs only on the server (its code never reaches the browser: vite.config.ts).
 import { defineRoutes } from './host.ts';
-import { syntheticRoutes } from './synthetic-routes.ts';
 
 export const routes = defineRoutes([
   {
@@ -58,82 +57,9 @@ export const routes = defineRoutes([
         page: () => import('./pages/guestbook/Mine.tsx'),
         server: () => import('./pages/guestbook/mine.server.ts'),
       },
-      // None, unless built with SYNTHETIC_ROUTES=<n> for a benchmark (vite.config.ts).
-      ...syntheticRoutes,
     ],
   },
   // Resource routes: no page, their loader's or action's Response is the answer.
   { id: 'api-guestbook', path: 'api/guestbook', server: () => import('./api/guestbook.server.ts') },
   { id: 'guestbook-sign-out', path: 'guestbook/sign-out', server: () => import('./pages/guestbook/sign-out.server.ts') },
-  {
-    // Failures on purpose, for operators and tests: only with DIAGNOSTICS_TOKEN (server/pages/diagnostics.ts).
-    id: 'diag',
-    path: '_diag',
-    diagnostics: true,
-    page: () => import('./pages/diagnostics/DiagnosticsLayout.tsx'),
-    meta: { title: 'Diagnostics', robots: 'noindex' },
-    children: [
-      { id: 'diag-server-error', path: 'server-error', page: () => import('./pages/diagnostics/ServerError.tsx') },
-      { id: 'diag-stream-error', path: 'stream-error', page: () => import('./pages/diagnostics/StreamError.tsx') },
-      { id: 'diag-client-error', path: 'client-error', page: () => import('./pages/diagnostics/ClientError.tsx') },
-      {
-        id: 'diag-client-error-in-boundary',
-        path: 'client-error-in-boundary',
-        page: () => import('./pages/diagnostics/ClientError.tsx'),
-        boundary: true,
-      },
-      {
-        id: 'diag-slow',
-        path: 'slow',
-        page: () => import('./pages/diagnostics/Slow.tsx'),
-        server: () => import('./pages/diagnostics/slow.server.ts'),
-      },
-      {
-        id: 'diag-slow-loader',
-        path: 'slow-loader',
-        page: () => import('./pages/diagnostics/LoaderMessage.tsx'),
-        server: () => import('./pages/diagnostics/slow-loader.server.ts'),
-      },
-      {
-        id: 'diag-stuck-loader',
-        path: 'stuck-loader',
-        page: () => import('./pages/diagnostics/LoaderMessage.tsx'),
-        server: () => import('./pages/diagnostics/stuck-loader.server.ts'),
-      },
-      {
-        id: 'diag-loader-error',
-        path: 'loader-error',
-        page: () => import('./pages/diagnostics/LoaderMessage.tsx'),
-        server: () => import('./pages/diagnostics/loader-error.server.ts'),
-        boundary: true,
-      },
-      {
-        id: 'diag-redirect',
-        path: 'redirect',
-        page: () => import('./pages/diagnostics/LoaderMessage.tsx'),
-        server: () => import('./pages/diagnostics/redirect.server.ts'),
-      },
-      { id: 'diag-links', path: 'links', page: () => import('./pages/diagnostics/Links.tsx') },
-      {
-        id: 'diag-client-data',
-        path: 'client-data',
-        page: () => import('./pages/diagnostics/ClientData.tsx'),
-        server: () => import('./pages/diagnostics/client-data.server.ts'),
-      },
-      {
-        id: 'diag-action-error',
-        path: 'action-error',
-        page: () => import('./pages/diagnostics/ActionError.tsx'),
-        server: () => import('./pages/diagnostics/action-error.server.ts'),
-        boundary: true,
-      },
-      {
-        // A file over its route's limit, kept as a field error: with which limit answers (the host's or a proxy's).
-        id: 'diag-upload',
-        path: 'upload',
-        page: () => import('./pages/diagnostics/Upload.tsx'),
-        server: () => import('./pages/diagnostics/upload.server.ts'),
-      },
-    ],
-  },
 ]);

@@ -31,7 +31,7 @@ describe('`npm run dev`', () => {
     const res = await fetch(`${url}/_diag/server-error`, { headers: DIAG });
     expect(res.status).toBe(500);
     const html = await res.text();
-    const source = readFileSync(join(root, 'client/pages/diagnostics/ServerError.tsx'), 'utf8').split('\n');
+    const source = readFileSync(join(root, 'client/router/diagnostics/ServerError.tsx'), 'utf8').split('\n');
     const line = source.findIndex((text) => text.includes('throw new Error')) + 1;
     const column = source[line - 1]!.indexOf('new Error') + 1;
     expect(html).toContain(`ServerError.tsx:${line}:${column}`);
