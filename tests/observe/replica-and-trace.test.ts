@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FAILURE_MESSAGE, isAccessLine, type LogLine, type TraceContext } from '../../shared/log-line.ts';
-import { FakeSentry, WITH_SENTRY } from '../support/fake-sentry.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { sentryServerSuite } from '../support/fake-sentry.ts';
+import type { RunningServer } from '../support/server.ts';
 import { loadConfig } from '../../server/config/config.ts';
 import { createTestApp, DIAG, DIAG_TOKEN } from '../support/test-app.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
@@ -76,31 +76,20 @@ describe('the trace on a request’s lines, with tracing on', () => {
 });
 
 describe('with Sentry tracing', () => {
-  const sentry = new FakeSentry();
-  let server: RunningServer;
-  beforeAll(async () => {
-    await sentry.start();
-    server = await startServer(
-      { SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1', DIAGNOSTICS_TOKEN: DIAG_TOKEN, REPLICA: 'web-1' },
-      WITH_SENTRY,
-    );
-  });
-  afterAll(async () => {
-    await server?.stop('SIGKILL');
-    await sentry.stop();
-  });
+  const suite = sentryServerSuite({ SENTRY_TRACES_SAMPLE_RATE: '1', DIAGNOSTICS_TOKEN: DIAG_TOKEN, REPLICA: 'web-1' });
+  const { sentry } = suite;
 
   it('logs the trace id Sentry records for the failure, so a digest leads to its trace', async () => {
-    const res = await fetchOnce(`${server.url}/_diag/server-error`, { headers: { 'user-agent': BROWSER_UA, ...DIAG } });
+    const res = await fetchOnce(`${suite.server.url}/_diag/server-error`, { headers: { 'user-agent': BROWSER_UA, ...DIAG } });
     const reqId = res.headers['x-request-id'] as string;
-    const failure = await lineOf(server, (line) => line.msg === FAILURE_MESSAGE && line.reqId === reqId);
+    const failure = await lineOf(suite.server, (line) => line.msg === FAILURE_MESSAGE && line.reqId === reqId);
     expect(failure).toMatchObject({
       replica: 'web-1',
       trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
       span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
       trace_flags: '01',
     });
-    const access = await lineOf(server, (line) => isAccessLine(line) && line.reqId === reqId);
+    const access = await lineOf(suite.server, (line) => isAccessLine(line) && line.reqId === reqId);
     expect(access.trace_id).toBe(failure.trace_id);
     const event = await sentry.waitFor(() => sentry.events().find((e) => (e.tags as Record<string, string>)?.request_id === reqId));
     expect((event.contexts as { trace: { trace_id: string } }).trace.trace_id).toBe(failure.trace_id);

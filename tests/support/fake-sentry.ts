@@ -1,4 +1,5 @@
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
+import { startServer, type RunningServer } from './server.ts';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -138,3 +139,20 @@ export class FakeSentry {
 
 /** The built server with Sentry loaded first, as `npm start` and the image run it (STACK: `node --import`). */
 export const WITH_SENTRY = ['node', '--import', './dist/server/instrument.js', 'dist/server/index.js'];
+
+/**
+ * Inside a describe: a fake Sentry ingest, and a built server reporting to it with `env`,
+ * started before the tests and stopped after. Read `suite.server` inside the tests.
+ */
+export function sentryServerSuite(env: Record<string, string>): { sentry: FakeSentry; server: RunningServer } {
+  const suite = { sentry: new FakeSentry(), server: undefined as unknown as RunningServer };
+  beforeAll(async () => {
+    await suite.sentry.start();
+    suite.server = await startServer({ SENTRY_DSN: suite.sentry.dsn, ...env }, WITH_SENTRY);
+  });
+  afterAll(async () => {
+    await (suite.server as RunningServer | undefined)?.stop('SIGKILL');
+    await suite.sentry.stop();
+  });
+  return suite;
+}

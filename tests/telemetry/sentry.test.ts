@@ -1,10 +1,9 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SERVER_DIGEST } from '../../shared/digest-proof.ts';
 import { pageDigest, streamedDigest } from '../../tools/harness/digests.ts';
-import { FakeSentry, WITH_SENTRY } from '../support/fake-sentry.ts';
+import { sentryServerSuite } from '../support/fake-sentry.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
 import { createTestApp, DIAG, DIAG_TOKEN } from '../support/test-app.ts';
 import { BROWSER_UA, CRAWLER_UA } from '../../tools/harness/user-agents.ts';
 
@@ -15,26 +14,15 @@ function tags(event: Record<string, unknown>): Record<string, string> {
 }
 
 describe('Sentry on the server (real SDK, fake ingest)', () => {
-  const sentry = new FakeSentry();
-  let server: RunningServer;
-  beforeAll(async () => {
-    await sentry.start();
-    server = await startServer(
-      { SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, RELEASE: 'test-release' },
-      WITH_SENTRY,
-    );
-  });
-  afterAll(async () => {
-    await server?.stop('SIGKILL');
-    await sentry.stop();
-  });
+  const suite = sentryServerSuite({ SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN, RELEASE: 'test-release' });
+  const { sentry } = suite;
 
   /**
    * A later failure's event: the SDK queues events in the order they are captured, so once it
    * has arrived, every event of the requests made before it has been sent too.
    */
   async function barrier(): Promise<void> {
-    const marker = await fetchOnce(`${server.url}/_diag/api-error`, { headers: DIAG });
+    const marker = await fetchOnce(`${suite.server.url}/_diag/api-error`, { headers: DIAG });
     const id = marker.headers['x-request-id'];
     await sentry.waitFor(() => (sentry.events().some((e) => tags(e).request_id === id) ? true : undefined));
   }
@@ -52,7 +40,7 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     ['a rejected handler promise', '/_diag/async-error', (body: string) => pageDigest(body)],
     ['an error inside Suspense after the shell', '/_diag/stream-error', (body: string) => streamedDigest(body)],
   ])('%s sends one event tagged with the digest of the page and the log line', async (_name, path, digestOf) => {
-    const res = await fetchOnce(`${server.url}${path}?token=secret-query-value`, {
+    const res = await fetchOnce(`${suite.server.url}${path}?token=secret-query-value`, {
       headers: { 'user-agent': BROWSER_UA, ...DIAG, ...SECRETS },
     });
     const digest = digestOf(res.body);
@@ -62,13 +50,13 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     expect(events).toHaveLength(1);
     expect(tags(events[0]!)).toMatchObject({ digest, request_id: reqId });
     expect(events[0]).toMatchObject({ release: 'test-release', environment: 'production' });
-    const logged = server.logs.lines.filter((line) => line.reqId === reqId && line.error !== undefined);
+    const logged = suite.server.logs.lines.filter((line) => line.reqId === reqId && line.error !== undefined);
     expect(logged.map((line) => line.digest)).toEqual([digest]);
   });
 
   it('10 identical failures in a row send 10 events, one per request, all under one fingerprint', async () => {
     const responses = [];
-    for (let i = 0; i < 10; i++) responses.push(await fetchOnce(`${server.url}/_diag/async-error`, { headers: DIAG }));
+    for (let i = 0; i < 10; i++) responses.push(await fetchOnce(`${suite.server.url}/_diag/async-error`, { headers: DIAG }));
     const digests = new Set(responses.map((res) => pageDigest(res.body)));
     expect(digests.size).toBe(1);
     const [digest] = digests;
@@ -86,7 +74,7 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
   });
 
   it('sends nothing for a 404 or a bad request', async () => {
-    const refused = [await fetchOnce(`${server.url}/no-such-page`), await fetchOnce(`${server.url}/%E0%A4%A`)];
+    const refused = [await fetchOnce(`${suite.server.url}/no-such-page`), await fetchOnce(`${suite.server.url}/%E0%A4%A`)];
     expect(refused.map((res) => res.status)).toEqual([404, 400]);
     await barrier();
     const ids = new Set(refused.map((res) => res.headers['x-request-id']));
@@ -97,7 +85,9 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
     const failures = [];
     for (const path of ['/_diag/server-error', '/_diag/api-error', '/_diag/stream-error']) {
       failures.push(
-        await fetchOnce(`${server.url}${path}?token=secret-query-value`, { headers: { 'user-agent': BROWSER_UA, ...DIAG, ...SECRETS } }),
+        await fetchOnce(`${suite.server.url}${path}?token=secret-query-value`, {
+          headers: { 'user-agent': BROWSER_UA, ...DIAG, ...SECRETS },
+        }),
       );
     }
     for (const res of failures) expect(await eventsOf(res.headers['x-request-id'])).toHaveLength(1);
@@ -107,7 +97,7 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
   });
 
   it("writes the request span's trace into the page head, and the server transaction shares its trace id", async () => {
-    const res = await fetchOnce(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
+    const res = await fetchOnce(`${suite.server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
     const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})-[0-9a-f]{16}(-[01])?"/.exec(res.body)?.[1];
     expect(traceId).toBeDefined();
     expect(res.body).toMatch(/<meta name="baggage" content="[^"]*sentry-trace_id=/);
@@ -119,10 +109,10 @@ describe('Sentry on the server (real SDK, fake ingest)', () => {
   // Last here: the envelope it forwards is a browser's, which the tests above do not expect.
   it('forwards an envelope without sending a span for it, while pages are traced', async () => {
     const envelope = `${JSON.stringify({ dsn: sentry.dsn })}\n${JSON.stringify({ type: 'event' })}\n${JSON.stringify({ message: 'from-browser' })}\n`;
-    const forwarded = await fetch(`${server.url}/monitoring`, { method: 'POST', body: envelope });
+    const forwarded = await fetch(`${suite.server.url}/monitoring`, { method: 'POST', body: envelope });
     expect(forwarded.status).toBe(200);
     // A page request afterwards is traced; once its trace has arrived, the tunnel's would have too.
-    const page = await fetchOnce(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
+    const page = await fetchOnce(`${suite.server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
     const traceId = /<meta name="sentry-trace" content="([0-9a-f]{32})/.exec(page.body)?.[1];
     await sentry.waitFor(() => (sentry.traceIds().includes(traceId!) ? true : undefined));
     const serverTelemetry = sentry.envelopes.filter((e) => !e.raw.includes('from-browser')).map((e) => e.raw.toString('utf8'));

@@ -5,10 +5,7 @@
 // on https that plain name is not read at all. A client's own X-Forwarded-Proto changes nothing.
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
-import { writes } from '../fixtures/fixture-route.ts';
-import { createTestApp } from '../support/test-app.ts';
+import { pair, sessionApp, setCookies, visits } from '../support/session-app.ts';
 
 /** Any peer of these tests is on loopback: `loopback` trusts it, a documentation address does not. */
 const TRUSTED = { TRUST_PROXY: 'loopback' };
@@ -16,16 +13,7 @@ const HTTPS = { 'x-forwarded-proto': 'https' };
 const SECURE_COOKIE = /^__Host-session=[^;]+; Max-Age=1209600; Path=\/; HttpOnly; Secure; SameSite=Lax$/;
 const PLAIN_COOKIE = /^__session=[^;]+; Max-Age=1209600; Path=\/; HttpOnly; SameSite=Lax$/;
 
-const host = (env: Record<string, string> = {}) =>
-  createTestApp({ SESSION_SECRET: 's'.repeat(32), ...env }, {}, createRenderer([...routes, ...writes])).app;
-const setCookies = (res: request.Response) => (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
-/** `name=value` of the one cookie an answer set. */
-const pair = (res: request.Response) => {
-  expect(setCookies(res)).toHaveLength(1);
-  return setCookies(res)[0]!.split(';')[0]!;
-};
-/** The fixture page's loader counts this session's visits (tests/fixtures/writes.server.ts). */
-const visits = (res: request.Response) => Number(/&quot;visits&quot;:(\d+)/.exec(res.text)?.[1]);
+const host = sessionApp;
 
 /** A session that has seen the page `times` times over plain http: what a sibling could have obtained and planted. */
 async function plainSession(app: ReturnType<typeof host>, times: number): Promise<string> {

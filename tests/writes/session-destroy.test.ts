@@ -3,26 +3,14 @@
 // after it start a new session. The keys an app declares (client/session-data.ts) type get().
 import request from 'supertest';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
 import type { HostSession } from '../../client/host.ts';
-import { routes } from '../../client/routes.tsx';
-import { writes } from '../fixtures/fixture-route.ts';
-import { createTestApp } from '../support/test-app.ts';
+import { pair, sessionApp, setCookies, visits } from '../support/session-app.ts';
 
 const FORM = 'application/x-www-form-urlencoded';
 /** What React Router's destroySession writes: an empty value that expired at the epoch. */
 const EXPIRED = 'Expires=Thu, 01 Jan 1970 00:00:00 GMT';
 
-const host = (env: Record<string, string> = {}) =>
-  createTestApp({ SESSION_SECRET: 's'.repeat(32), ...env }, {}, createRenderer([...routes, ...writes])).app;
-const setCookies = (res: request.Response) => (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
-/** `name=value` of the one cookie an answer set. */
-const pair = (res: request.Response) => {
-  expect(setCookies(res)).toHaveLength(1);
-  return setCookies(res)[0]!.split(';')[0]!;
-};
-/** The fixture page's loader counts this session's visits (tests/fixtures/writes.server.ts). */
-const visits = (res: request.Response) => Number(/&quot;visits&quot;:(\d+)/.exec(res.text)?.[1]);
+const host = sessionApp;
 
 async function signedIn(app: ReturnType<typeof host>, headers: Record<string, string> = {}): Promise<string> {
   const first = pair(await request(app).get('/writes').set(headers).expect(200));
