@@ -27,7 +27,7 @@ import type { RouteEntry } from './router/both/route-entry.ts';
 import { HOST_ROUTE_ID, toRouterRoutes } from './router/both/react-router-routes.ts';
 import { createBranchHandlers } from './router/server/branch-handlers.ts';
 import { describeBranch, loadPages } from './router/server/route-descriptions.ts';
-import { bodyLimitsOf, methodsOf, targetOf } from './router/server/route-methods.ts';
+import { bodyLimitsOf, cachePolicyOf, methodsOf, targetOf } from './router/server/route-methods.ts';
 import { asTransported } from './router/server/transport.ts';
 import { routeHeaders } from './router/server/route-headers.ts';
 import { hasMiddleware, queryRouteThroughMiddleware, queryThroughMiddleware } from './router/server/server-middleware.ts';
@@ -232,6 +232,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       isResource: leaf.resource,
       methods: () => methodsOf(handleOf(targetOf(matches, url))),
       bodyLimits: () => bodyLimitsOf(handleOf(targetOf(matches, url))),
+      cachePolicy: () => cachePolicyOf(leaf),
       document: (request, onError) => document(matches, request, onError),
       data: (request, routeIds, onError) => data(matches, request, routeIds, onError),
       resource: (request, onError) => resource(matches, request, onError),
