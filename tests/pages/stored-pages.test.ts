@@ -161,4 +161,17 @@ describe('what is never stored', () => {
       expect(res.headers['x-cache'], path).toBeUndefined();
     }
   });
+
+  it('the demo: /about is stored, and a guestbook write revalidates the entry pages it stored', async () => {
+    const { app } = host();
+    await request(app).get('/about').expect(200);
+    expect((await request(app).get('/about')).headers['x-cache']).toBe('HIT');
+    await request(app).post('/guestbook').type(FORM).send('name=Grace&message=Hello there').expect(303);
+    const [entry] = ((await request(app).get('/api/guestbook').expect(200)).body as { entries: { id: string }[] }).entries;
+    const page = `/guestbook/entries/${entry!.id}`;
+    await request(app).get(page).expect(200);
+    expect((await request(app).get(page)).headers['x-cache']).toBe('HIT');
+    await request(app).post('/guestbook').type(FORM).send('name=Ada&message=Hello too').expect(303);
+    expect((await request(app).get(page)).headers['x-cache']).toBe('MISS');
+  });
 });
