@@ -4,7 +4,7 @@
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { createStaticRouter, StaticRouterProvider, type StaticHandler, type StaticHandlerContext } from 'react-router';
-import { renderErrorPage, styleNonce } from './router/server/render-error-page.tsx';
+import { renderErrorPage, scriptNonce, styleNonce } from './router/server/render-error-page.tsx';
 import {
   ACTION_METHODS,
   type MatchedRoute,
@@ -28,7 +28,7 @@ import { HOST_ROUTE_ID, toRouterRoutes } from './router/both/react-router-routes
 import { createBranchHandlers } from './router/server/branch-handlers.ts';
 import { withHostRoutes } from './router/server/host-routes.ts';
 import { describeBranch, loadPages } from './router/server/route-descriptions.ts';
-import { bodyLimitsOf, methodsOf, targetOf } from './router/server/route-methods.ts';
+import { bodyLimitsOf, cachePolicyOf, methodsOf, targetOf } from './router/server/route-methods.ts';
 import { asTransported } from './router/server/transport.ts';
 import { routeHeaders } from './router/server/route-headers.ts';
 import { hasMiddleware, queryRouteThroughMiddleware, queryThroughMiddleware } from './router/server/server-middleware.ts';
@@ -45,8 +45,6 @@ import {
   untilAborted,
 } from './router/server/server-calls.ts';
 import { routes as appRoutes } from './routes.tsx';
-
-const scriptNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.script);
 
 /** A renderer for a route table (the app's own, or a test's), with the host's routes added. */
 export function createRenderer(entries: RouteEntry[]): Renderer {
@@ -233,6 +231,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       isResource: leaf.resource,
       methods: () => methodsOf(handleOf(targetOf(matches, url))),
       bodyLimits: () => bodyLimitsOf(handleOf(targetOf(matches, url))),
+      cachePolicy: () => cachePolicyOf(leaf),
       document: (request, onError) => document(matches, request, onError),
       data: (request, routeIds, onError) => data(matches, request, routeIds, onError),
       resource: (request, onError) => resource(matches, request, onError),

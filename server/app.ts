@@ -30,6 +30,11 @@ import { refuseCrossSiteWrites } from './edge/cross-site-writes.ts';
 import { resolveOrigin } from './edge/request-origin.ts';
 import { createClientLimits } from './writes/client-limits.ts';
 import { createSessions, type Sessions } from './writes/session.ts';
+import { createMemoryStore, type CacheStore } from './pages/cache-store.ts';
+import { createPageCache } from './pages/page-cache.ts';
+import { createPageTemplate } from './pages/page-template.ts';
+import { createRevalidateEndpoint } from './pages/revalidate-endpoint.ts';
+import { randomBytes } from 'node:crypto';
 
 export interface AppDeps {
   logger: Logger;
@@ -52,6 +57,22 @@ export interface AppDeps {
   digester?: Digester;
   onFailure?: OnFailure;
   reportProofs?: ReportProofOptions;
+  /** Where stored pages live: Redis (server/index.ts, with REDIS_URL), else memory of CACHE_MAX_BYTES made here. */
+  cacheStore?: CacheStore;
+  /** The cache's clock (ms since the epoch); tests move it. */
+  now?: () => number;
+}
+
+/**
+ * Stored pages (docs/caching.md): none with CACHE_MAX_BYTES=0. In development the rule is
+ * checked and told but nothing is kept, so an edit shows on the next load.
+ */
+function pageCache(config: Config, deps: AppDeps) {
+  const store = deps.cacheStore ?? createMemoryStore(config.isProduction || config.nodeEnv === 'test' ? config.cache.maxBytes : 0);
+  if (deps.cacheStore === undefined && config.cache.maxBytes === 0) return undefined;
+  // The markers' secret: DIGEST_KEY, one per fleet, so every replica fills every replica's entries.
+  const template = createPageTemplate(deps.frontend.build, config.digestKey ?? randomBytes(32).toString('base64url'));
+  return createPageCache({ store, template, logger: deps.logger, now: deps.now });
 }
 
 /** The recorder of every failure of the process, the proofs of the digests it writes into pages, and the app's hook. */
@@ -91,9 +112,12 @@ export function createApp(config: Config, deps: AppDeps): Express {
     fixStack: deps.frontend.fixStack,
     metrics: deps.metrics,
   });
+  const cache = pageCache(config, deps);
   const pages = createPageHandlers({
     config,
     failures,
+    cache,
+    revalidate: cache?.revalidate,
     frontend: deps.frontend,
     logger: deps.logger,
     sessions: deps.sessions ?? createSessions(config),
@@ -134,6 +158,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(createClientErrorsRouter(deps.logger, proofs, config.bodyTimeoutMs, onFailure));
   if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger, config.bodyTimeoutMs));
   if (config.diagnosticsToken !== undefined) app.use('/_diag', createDiagnosticsRouter(config));
+  if (config.cache.revalidateToken !== undefined && cache !== undefined)
+    app.use(createRevalidateEndpoint(config.cache.revalidateToken, cache.revalidate, config.bodyTimeoutMs));
   app.use(DISCOVERY_PATH, createRouteDiscovery(config, deps.frontend));
   app.use(DATA_PATH, pages.data);
   app.use(pages.page);

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { createApp, createFailures } from './app.ts';
+import { createRedisStore } from './pages/redis-store.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import type { FailureRecorder } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
@@ -150,6 +151,12 @@ async function main(): Promise<void> {
   const traceContext = config.sentry?.tracesSampleRate === undefined ? undefined : sentry?.currentTraceContext;
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext };
   const refusals = createRefusalSummary(logger);
+  // With REDIS_URL the fleet shares stored pages; without, each process keeps its own (app.ts).
+  const { redisUrl, redisTimeoutMs } = config.cache;
+  const cacheStore =
+    redisUrl === undefined
+      ? undefined
+      : createRedisStore({ url: redisUrl, timeoutMs: redisTimeoutMs, logger, onOutage: metrics?.cacheStoreFailure });
   const server = createHttpServer(
     createApp(config, {
       logger,
@@ -160,6 +167,7 @@ async function main(): Promise<void> {
       metrics,
       refusals,
       failures,
+      cacheStore,
     }),
     undefined,
     logger,
@@ -173,6 +181,7 @@ async function main(): Promise<void> {
     await frontend.close();
     // After the drain: no request is left to use it. Closing checkpoints the write-ahead log into the file.
     db.close();
+    await cacheStore?.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
     refusals.flush(); // counts of refusals not yet summarised, before the last line

@@ -34,6 +34,26 @@ export interface RequestContext {
    * undefined when it may go ahead, else the seconds until this client may again (Retry-After).
    */
   limit(name: string, rule: { limit: number; windowMs: number }): number | undefined;
+  /**
+   * Drops the stored pages (docs/caching.md) of a path or of every route tagged so, on this
+   * replica and, with REDIS_URL, on every one: after a write, the next read renders anew.
+   * Resolves with how many entries were dropped here (never rejects: the cache failing is no
+   * failure of the action).
+   */
+  revalidate(target: RevalidateTarget): Promise<number>;
+}
+
+/** What a revalidation drops: the entries of one path (`/about`), or of every route tagged so. */
+export type RevalidateTarget = { path: string } | { tag: string };
+
+/**
+ * How long a route's page may be reused (its `*.server.ts` module's `cache` export, checked by
+ * the host: server/pages/cache-policy.ts): fresh for `revalidate` seconds, then served stale
+ * while one regeneration per replica runs. `tags` name it for `context.revalidate({ tag })`.
+ */
+export interface CachePolicy {
+  revalidate: number;
+  tags?: readonly string[];
 }
 
 export interface LogFn {
@@ -95,6 +115,11 @@ export interface PageRequest {
   waitForAll: boolean;
   /** The CSP nonce React puts on every script and style it writes. */
   nonce: string;
+  /**
+   * When set, each request header a loader or middleware reads by name is added to it (`*` for
+   * one that read them all): a stored page varies by what it read (server/pages/page-cache.ts).
+   */
+  headerReads?: Set<string>;
   page: {
     assets: PageAssets;
     /** The text of each stylesheet by its href, when `assets.stylesInline` (server only: never sent as data). */
@@ -156,6 +181,8 @@ export interface MatchedRoute {
   methods(): Promise<readonly string[]>;
   /** What the target route's server module exports as `bodyLimits`, unchecked (the host checks it); undefined when none. */
   bodyLimits(): Promise<unknown>;
+  /** What the deepest route's server module exports as `cache` (a CachePolicy), unchecked; undefined when none. */
+  cachePolicy(): Promise<unknown>;
   /** A page request; a mutation runs the action, then the loaders, then the page. */
   document(request: PageRequest, onError: OnError): Promise<PageResponse>;
   /**

@@ -24,6 +24,7 @@ import { trustProxy, type TrustProxy } from './trust-proxy.ts';
 
 import { bodyLimits, type BodyLimits } from './body-limits.ts';
 import { logFormat, type LogFormat } from './log-format.ts';
+import { cacheConfig, type CacheConfig } from './cache-config.ts';
 
 export { ConfigError, isValidHostname } from './config-values.ts';
 export { TRUST_PROXY_ALLOWED, type TrustProxy } from './trust-proxy.ts';
@@ -109,6 +110,8 @@ export interface Config {
   readonly bodyTimeoutMs: number;
   /** An action's body: the defaults a route's own `bodyLimits` replace (server/config/body-limits.ts). */
   readonly body: BodyLimits;
+  /** Stored pages: memory bound, Redis, the revalidation endpoint's token (server/config/cache-config.ts). */
+  readonly cache: CacheConfig;
   /** Readiness answers 503 this long after the signal, while the server still serves. */
   readonly shutdownDelayMs: number;
   /** Then in-flight responses get this long once the listener is closed. */
@@ -212,6 +215,7 @@ export function loadConfig(env: Env): Config {
     streamTimeoutMs: integer(env, 'STREAM_TIMEOUT_MS', DEFAULT_STREAM_TIMEOUT_MS, 100, 600_000),
     bodyTimeoutMs: integer(env, 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 100, MAX_BODY_TIMEOUT_MS),
     body: bodyLimits(env),
+    cache: cacheConfig(env),
     shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', DEFAULT_SHUTDOWN_DELAY_MS, 0, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 600_000),
     digestKey: secret(env, 'DIGEST_KEY'),

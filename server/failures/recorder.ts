@@ -133,7 +133,16 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
         // At LOG_LEVEL=fatal the line is not written: then nothing of it is built either.
         if (deps.logger.isLevelEnabled(level)) {
           const trace = res.locals.trace;
-          const fields = { ...where, ...trace, headersSent: res.headersSent, ...(prefetch && { prefetch }), error: serializeError(error) };
+          // A stored page's regeneration failed: the stale page is still answered (server/pages/page-cache.ts).
+          const revalidation = kind === 'revalidation';
+          const fields = {
+            ...where,
+            ...trace,
+            headersSent: res.headersSent,
+            ...(prefetch && { prefetch }),
+            ...(revalidation && { revalidation }),
+            error: serializeError(error),
+          };
           deps.logger[level](fields, FAILURE_MESSAGE);
         }
       } else {

@@ -27,6 +27,8 @@ export interface Metrics {
   logLineDropped(level: string): void;
   /** Called once per answer sent plain because COMPRESS_MAX_CONCURRENT responses were compressing. */
   compressionBusy(): void;
+  /** Called once per call to the page cache's Redis that failed or timed out (server/pages/redis-store.ts). */
+  cacheStoreFailure(): void;
   /** What /readyz answers (server/edge/health.ts): `app_ready` reads it at each scrape. */
   trackReadiness(isShuttingDown: () => boolean): void;
 }
@@ -100,6 +102,11 @@ export function createMetrics(identity?: MetricsIdentity): Metrics {
     help: 'Answers to clients that accept compression, sent plain because COMPRESS_MAX_CONCURRENT responses were already compressing.',
     registers: [registry],
   });
+  const cacheStoreFailures = new Counter({
+    name: 'app_cache_store_failures_total',
+    help: 'Calls to the page cache store (Redis) that failed or timed out: each page then rendered as without a cache.',
+    registers: [registry],
+  });
   const open = new Set<ServerResponse>();
   new Gauge({
     name: 'http_active_streams',
@@ -161,6 +168,7 @@ export function createMetrics(identity?: MetricsIdentity): Metrics {
     failure,
     logLineDropped,
     compressionBusy: () => plainWhenBusy.inc(),
+    cacheStoreFailure: () => cacheStoreFailures.inc(),
     trackReadiness: (check) => (isShuttingDown = check),
   };
 }

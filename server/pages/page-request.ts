@@ -3,13 +3,14 @@
 // share (the session, the database, a logger bound to the request id, per-client rate limits).
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import type { PageRequest, RequestBody, RequestContext } from '../../shared/page-seam.ts';
+import type { PageRequest, RequestBody, RequestContext, RevalidateTarget } from '../../shared/page-seam.ts';
 import type { BrowserSentryConfig, TraceMeta } from '../../shared/runtime.ts';
 import type { Database } from '../../shared/database.ts';
 import type { Config } from '../config/config.ts';
 import type { Frontend } from '../assets/frontend.ts';
 import { isBot } from '../edge/is-bot.ts';
 import type { Deadline } from './request-deadline.ts';
+import { checkTarget } from './cache-policy.ts';
 import { displayHostname, requestIsSecure } from '../edge/request-origin.ts';
 import { clientKey, type ClientLimits } from '../writes/client-limits.ts';
 import type { Sessions } from '../writes/session.ts';
@@ -25,6 +26,8 @@ export interface PageRequestDeps {
   limits: ClientLimits;
   /** The request's trace, when Sentry is on (see server/telemetry/sentry.ts). */
   traceMeta?: () => TraceMeta | undefined;
+  /** Drops stored pages (`context.revalidate`, server/pages/page-cache.ts); resolves with how many. */
+  revalidate?: (target: RevalidateTarget) => Promise<number>;
 }
 
 function browserSentry(config: Config): BrowserSentryConfig | undefined {
@@ -63,6 +66,12 @@ async function requestContext(deps: PageRequestDeps, req: Request, res: Response
     id: String(req.id),
     db: deps.db,
     limit: (name, rule) => deps.limits.take(name, clientKey(req), rule),
+    revalidate(target) {
+      const checked = checkTarget(target);
+      // The app's own mistake, as a bad argument is: thrown where it was made.
+      if (typeof checked === 'string') throw new TypeError(`context.revalidate: ${checked}`);
+      return deps.revalidate?.(checked) ?? Promise.resolve(0);
+    },
     get log() {
       return (log ??= deps.logger.child({ reqId: String(req.id) }));
     },

@@ -28,9 +28,19 @@ const PER_REQUEST_PAGE = 'no-store';
  * of its own says `no-store` there: docs/pages.md).
  */
 export function pageHeaders(res: Response, kind: 'document' | 'data', status: number, perUser: boolean): Record<string, string> {
+  return answerHeaders(kind, status, perUser, (name) => res.hasHeader(name));
+}
+
+/** The same, for an answer not (yet) on a response: `has` tells which headers its routes set. */
+export function answerHeaders(
+  kind: 'document' | 'data',
+  status: number,
+  perUser: boolean,
+  has: (name: string) => boolean,
+): Record<string, string> {
   const type = kind === 'document' ? HTML_TYPE : DATA_TYPE;
-  if (status >= 300 || perUser || res.hasHeader('Set-Cookie')) return { 'Content-Type': type, 'Cache-Control': PER_REQUEST_PAGE };
-  if (res.hasHeader('Cache-Control')) return { 'Content-Type': type };
+  if (status >= 300 || perUser || has('Set-Cookie')) return { 'Content-Type': type, 'Cache-Control': PER_REQUEST_PAGE };
+  if (has('Cache-Control')) return { 'Content-Type': type };
   return { 'Content-Type': type, 'Cache-Control': SHAREABLE_PAGE };
 }
 

@@ -7,12 +7,18 @@ import type { FailureRecorder } from '../failures/recorder.ts';
 import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from '../failures/errors.ts';
 import { asNextError, devDetail, isInstance } from '../failures/thrown-value.ts';
 import { DATA_HEADERS, pageHeaders, sendBody, sendResource, setRouteHeaders } from './page-response.ts';
+import { renderFacts, routeHeadersOf } from './regeneration.ts';
 import { createPageRequests, pagePath, queryWithout, type PageRequestDeps } from './page-request.ts';
 import { isSameOriginTarget } from './redirect-target.ts';
 import { requestDeadline, type Deadline } from './request-deadline.ts';
 import { requestOrigin } from '../edge/request-origin.ts';
 import { readRequestBody } from '../writes/request-body.ts';
 import { routeBodyLimits } from '../config/body-limits.ts';
+import { displayHostname } from '../edge/request-origin.ts';
+import { isBot } from '../edge/is-bot.ts';
+import type { CacheSpec, PageCache } from './page-cache.ts';
+import type { PageValues } from './page-template.ts';
+import { createRegeneration } from './regeneration.ts';
 
 // The app's pages come from its route table (client/routes.tsx) through the renderer; nothing
 // here lists them. Pages and their data answer GET and HEAD (HEAD with the status and headers
@@ -30,6 +36,14 @@ type Next = (error?: unknown) => void;
 
 interface PageDeps extends PageRequestDeps {
   failures: FailureRecorder;
+  /** Stored pages (docs/caching.md); none: every page is rendered per request. */
+  cache?: PageCache;
+}
+
+/** A cacheable read: what it is stored under, and the values its answer fills in. */
+interface Cached {
+  spec: CacheSpec;
+  values: PageValues;
 }
 
 /** Characters of route ids echoed in a 400: enough to recognise them, bounded whatever was sent. */
@@ -95,11 +109,11 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   }
 
   /** Headers the routes set, and the session's cookie when they changed it; then the answer. */
-  async function answer(res: Response, next: Next, request: PageRequest, response: PageResponse, forData = false) {
+  async function answer(res: Response, next: Next, request: PageRequest, response: PageResponse, forData = false, cached?: Cached) {
     setRouteHeaders(res, response.headers);
     const cookie = await deps.sessions.commit(request.context.session);
     if (cookie !== undefined) res.append('Set-Cookie', cookie);
-    if (response.type !== 'redirect') return send(res, next, request, response);
+    if (response.type !== 'redirect') return send(res, next, request, response, cached);
     checkRedirect(res, response.location);
     // A navigation's redirect is data the browser's router follows; the error handler answers a
     // refusal as JSON, which the browser tells apart by its type.
@@ -118,18 +132,51 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     if (!isSameOriginTarget(location, requestOrigin(config, res))) throw new CrossOriginRedirectError(location);
   }
 
+  const regeneration = deps.cache && createRegeneration({ ...deps, cache: deps.cache, pageRequest });
+
+  /** A read of a route whose module asks to be reused, and whose per-request values can be filled in; else undefined. */
+  async function cacheable(req: Request, res: Response, route: MatchedRoute, url: URL, routeIds?: string[]): Promise<Cached | undefined> {
+    const { cache } = deps;
+    if (cache === undefined || !READ_METHODS.has(req.method) || route.isResource) return undefined;
+    const policy = await cache.policyOf(route);
+    const values = cache.valuesOf({
+      nonce: res.locals.cspNonce ?? '',
+      requestId: String(req.id),
+      hostname: displayHostname(config, res),
+      trace: deps.traceMeta?.(),
+    });
+    if (policy === undefined || values === undefined) return undefined;
+    const kind = routeIds === undefined ? 'document' : 'data';
+    const target = `${url.pathname}${url.search}${routeIds === undefined ? '' : `#${routeIds.join(',')}`}`;
+    return { spec: { kind, path: url.pathname, target, bot: isBot(req.get('user-agent')), routeId: route.routeId, policy }, values };
+  }
+
+  /** Answered from the store (HIT, or STALE while one regeneration runs): true when it was. */
+  function fromStore(req: Request, res: Response, route: MatchedRoute, url: URL, cached: Cached, routeIds?: string[]) {
+    return deps.cache!.serve(cached.spec, req, res, cached.values, () => regeneration!(req, res, route, url, cached.spec, routeIds));
+  }
+
   const page: RequestHandler = async (req, res, next) => {
     const url = new URL(pagePath(res), requestOrigin(config, res));
     const route = await matched(req, url);
     if (route === undefined) return next();
     res.locals.route = `${route.isResource ? 'resource' : 'page'}:${route.routeId}`;
     if (route.isResource) res.locals.api = true;
-    const [request, onError] = await prepare(req, res, route, url);
+    const cached = await cacheable(req, res, route, url);
+    if (cached !== undefined && (await fromStore(req, res, route, url, cached))) return;
+    const [live, onError] = await prepare(req, res, route, url);
+    const request = cached === undefined ? live : deps.cache!.asTemplate(live);
     const work = route.isResource ? route.resource(request, onError) : route.document(request, onError);
-    await answer(res, next, request, await rendered(work, req, res));
+    await answer(res, next, request, await rendered(work, req, res), false, cached);
   };
 
-  function send(res: Response, next: Next, request: PageRequest, response: Exclude<PageResponse, { type: 'redirect' }>): void {
+  function send(
+    res: Response,
+    next: Next,
+    request: PageRequest,
+    response: Exclude<PageResponse, { type: 'redirect' }>,
+    cached?: Cached,
+  ): void {
     // What a write answers, or what read or holds a session, is one user's: pages and resource routes alike.
     const perUser = !READ_METHODS.has(request.method) || deps.sessions.isPerUser(request.context.session);
     switch (response.type) {
@@ -139,8 +186,16 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
         // A thrown undefined or null is still a failure, not Express's "no error".
         return next(asNextError(response.error));
       case 'document':
-      case 'data':
-        return sendBody(res, response.status, pageHeaders(res, response.type, response.status, perUser), response.body);
+      case 'data': {
+        const headers = pageHeaders(res, response.type, response.status, perUser);
+        if (cached === undefined) return sendBody(res, response.status, headers, response.body);
+        // The client gets it filled as it streams; the template is stored if, once it ended, the rule allows.
+        const facts = () => ({
+          ...renderFacts(res, request, response.status, { ...routeHeadersOf(response.headers), ...headers }),
+          perUser: deps.sessions.isPerUser(request.context.session),
+        });
+        return sendBody(res, response.status, headers, deps.cache!.tee(cached.spec, res.req, response.body, cached.values, facts));
+      }
       case 'resource':
         return sendResource(res, response.response, perUser);
     }
@@ -165,13 +220,16 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     // A resource route's reads are its own answer; a form posts to its action here.
     if (route === undefined || (route.isResource && READ_METHODS.has(req.method))) return next();
     res.locals.route = `data:${route.routeId}`;
-    const [request, onError] = await prepare(req, res, route, url);
+    const cached = await cacheable(req, res, route, url, routeIds);
+    if (cached !== undefined && (await fromStore(req, res, route, url, cached, routeIds))) return;
+    const [live, onError] = await prepare(req, res, route, url);
+    const request = cached === undefined ? live : deps.cache!.asTemplate(live);
     const response = await rendered(route.data(request, routeIds, onError), req, res);
     if (response.type === 'unmatched') {
       const named = response.ids.join(',').slice(0, MAX_ECHOED_IDS);
       throw httpError(400, `${ROUTES_PARAM} names routes that do not exist or that this URL does not match: ${named}`);
     }
-    await answer(res, next, request, response, true);
+    await answer(res, next, request, response, true, cached);
   };
 
   return { page, data };

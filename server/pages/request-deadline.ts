@@ -36,3 +36,23 @@ export function requestDeadline(res: Response, ms: number): Deadline {
   });
   return { signal: loaders.signal, renderSignal: render.signal };
 }
+
+/**
+ * The same deadline for work no client waits on (a stored page's regeneration,
+ * server/pages/page-cache.ts): `done()` clears its timers once the work ended.
+ */
+export function detachedDeadline(ms: number): Deadline & { done(): void } {
+  const loaders = new AbortController();
+  const render = new AbortController();
+  let grace: NodeJS.Timeout | undefined;
+  const timer = setTimeout(() => {
+    const reason = new StreamTimeoutError(ms);
+    loaders.abort(reason);
+    grace = setTimeout(() => render.abort(reason), RENDER_ABORT_GRACE_MS);
+  }, ms);
+  const done = () => {
+    clearTimeout(timer);
+    clearTimeout(grace);
+  };
+  return { signal: loaders.signal, renderSignal: render.signal, done };
+}

@@ -74,10 +74,14 @@ describe('configuration', () => {
     REPLICA: 'web-1',
     HOSTNAME: 'react-ssr-host-7d9f8b6c5d-x2k4q',
     FAILURE_HOOK_TIMEOUT_MS: '2000',
+    CACHE_MAX_BYTES: '1048576',
+    REDIS_URL: 'redis://redis:6379',
+    REDIS_TIMEOUT_MS: '25',
+    REVALIDATE_TOKEN: 'revalidate-token-0123456789',
   };
 
   it('names every variable server/config/config.ts and its readers read', () => {
-    const source = ['config.ts', 'config-values.ts', 'body-limits.ts', 'trust-proxy.ts']
+    const source = ['config.ts', 'config-values.ts', 'body-limits.ts', 'trust-proxy.ts', 'cache-config.ts']
       .map((file) => `server/config/${file}`)
       .map((file) => readFileSync(join(ROOT, file), 'utf8'))
       .join('\n');
@@ -99,6 +103,7 @@ describe('configuration', () => {
       streamTimeoutMs: 2500,
       bodyTimeoutMs: 12000,
       body: { maxBytes: 4194304, maxTextBytes: 32768, maxFileBytes: 2097152, maxFiles: 8, maxFields: 100, maxFieldBytes: 16384 },
+      cache: { maxBytes: 1048576, redisUrl: 'redis://redis:6379', redisTimeoutMs: 25, revalidateToken: 'revalidate-token-0123456789' },
       shutdownDelayMs: 1500,
       shutdownGraceMs: 4000,
       digestKey: 'k'.repeat(16),

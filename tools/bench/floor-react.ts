@@ -25,6 +25,7 @@ const FLOOR_CONTEXT = {
   db: new DatabaseSync(':memory:'),
   log: console,
   limit: () => undefined,
+  revalidate: () => Promise.resolve(0),
 };
 
 const MINIMAL_500 = '<!DOCTYPE html><html lang="en"><title>500</title><h1>Internal Server Error</h1></html>';

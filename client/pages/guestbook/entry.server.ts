@@ -9,3 +9,9 @@ export async function loader({ params, context }: LoaderArgs<'/guestbook/entries
   if (entry === undefined) notFound('No such entry');
   return { entry: publicEntry(entry) };
 }
+
+/**
+ * An entry's page is the same for everyone: reused for a minute, and dropped at once when the
+ * guestbook changes (its action revalidates the `guestbook` tag: ./guestbook.server.ts).
+ */
+export const cache = { revalidate: 60, tags: ['guestbook'] };

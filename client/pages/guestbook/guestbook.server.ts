@@ -60,6 +60,8 @@ export async function action({ request, context }: ActionArgs) {
   if (field(form, 'intent') === 'delete') {
     const removal = await guestbookOf(context).remove(field(form, 'id'), ownerOf(context));
     if (removal === 'not-yours') throw data(null, { status: 403 });
+    // Pages that show entries (an entry's own, stored: ./entry.server.ts) render anew on their next read.
+    await context.revalidate({ tag: 'guestbook' });
     return { deleted: removal === 'removed' };
   }
   const errors = problems(name, message);
@@ -67,6 +69,7 @@ export async function action({ request, context }: ActionArgs) {
   const owner = ownerOf(context) ?? randomUUID();
   context.session.set('owner', owner);
   await guestbookOf(context).add({ name, message, owner });
+  await context.revalidate({ tag: 'guestbook' });
   context.session.flash('thanks', name);
   return redirect('/guestbook');
 }

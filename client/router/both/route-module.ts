@@ -15,7 +15,7 @@ import type {
   RouterContextProvider,
   ShouldRevalidateFunction,
 } from 'react-router';
-import type { BodyLimits, RequestContext } from '../../../shared/page-seam.ts';
+import type { BodyLimits, CachePolicy, RequestContext } from '../../../shared/page-seam.ts';
 
 /** The segments of a route path: `/notes/:noteId/*` → `notes` | `:noteId` | `*`. */
 type Segments<Path extends string> = Path extends `${infer Head}/${infer Rest}` ? Head | Segments<Rest> : Path;
@@ -89,6 +89,13 @@ export interface ServerModule {
    * docs/configuration.md) and within its ceiling: `export const bodyLimits = { maxFileBytes: 5_242_880, maxBytes: 6_291_456 }`.
    */
   bodyLimits?: Partial<BodyLimits>;
+  /**
+   * How long the route's page (and its navigation data) may be reused: `export const cache = {
+   * revalidate: 10, tags: ['about'] }` keeps it fresh 10 s, then serves it stale while it is
+   * rendered anew. The host still decides: a page that read the session, set a cookie, failed or
+   * answered other than 2xx is never stored (docs/caching.md).
+   */
+  cache?: CachePolicy;
 }
 
 /**

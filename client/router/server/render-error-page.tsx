@@ -6,7 +6,9 @@ import { ErrorPage } from '../../../shared/ErrorPage.tsx';
 import ERROR_PAGE_CSS from '../../../shared/error-page.css?raw';
 import type { ServerErrorPageProps, StreamOptions } from '../../../shared/page-seam.ts';
 
+/** The CSP nonces React puts on the styles and the scripts it writes: one for both, or one each. */
 export const styleNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.style);
+export const scriptNonce = (nonce: StreamOptions['nonce']) => (typeof nonce === 'string' ? nonce : nonce?.script);
 
 export function renderErrorPage(props: ServerErrorPageProps, options: StreamOptions) {
   const title = props.side === 'http' ? `${props.status}: ${props.message}` : 'Application error';

@@ -25,3 +25,8 @@ export async function methodsOf(target: RouteHandle): Promise<readonly string[]>
 export async function bodyLimitsOf(target: RouteHandle): Promise<unknown> {
   return (await target.server?.())?.bodyLimits;
 }
+
+/** The leaf route's `cache` export, as its module has it (the host checks it: server/pages/cache-policy.ts). */
+export async function cachePolicyOf(leaf: RouteHandle): Promise<unknown> {
+  return (await leaf.server?.())?.cache;
+}

@@ -111,7 +111,33 @@ export function fetchRequest(request: PageRequest): Request {
   const fetched = new Request(request.url, init);
   // The action's parseFormData holds each file to the limit the host held the body to.
   if (request.body !== null) noteBodyLimits(fetched, request.body.limits);
+  // Shadows the prototype's getter on this one object: what loaders read of it is noted.
+  if (request.headerReads !== undefined)
+    Object.defineProperty(fetched, 'headers', { value: watchHeaders(fetched.headers, request.headerReads) });
   return fetched;
+}
+
+/** Header methods that read one header by name; anything else that reads (a walk, `entries`) reads them all. */
+const BY_NAME = new Set<PropertyKey>(['get', 'has', 'getSetCookie']);
+const WALKS = new Set<PropertyKey>(['entries', 'keys', 'values', 'forEach', Symbol.iterator]);
+
+/**
+ * The request's headers, noting each name a loader or middleware reads (`*` for a walk over them
+ * all): a stored page varies by what it read (server/pages/page-cache.ts).
+ */
+function watchHeaders(headers: Headers, reads: Set<string>): Headers {
+  return new Proxy(headers, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      return (...args: unknown[]) => {
+        if (BY_NAME.has(key)) reads.add(key === 'getSetCookie' ? 'set-cookie' : String(args[0]).toLowerCase());
+        else if (WALKS.has(key)) reads.add('*');
+        return method.apply(target, args);
+      };
+    },
+  });
 }
 
 /**

@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
+import { Transform } from 'node:stream';
+import type { TraceMeta } from '../../shared/runtime.ts';
+
+// A stored page is a template: it is rendered with a marker where each per-request value goes
+// (the CSP nonce, the request id, the host name, the trace's two values), and every answer gets
+// its own values filled in, a fresh render's as it streams and a stored page's whole
+// (docs/caching.md, "Per-request values"). Markers are letters and digits, which React's
+// escaping and the runtime's JSON leave as they are, all of one length.
+
+export interface PageValues {
+  nonce: string;
+  requestId: string;
+  hostname: string;
+  trace?: TraceMeta;
+}
+
+/** What may be written where a marker stood, unescaped: in an attribute, in text or in a script's JSON alike. */
+const SAFE_VALUE = /^[\w.:,;=%+/@[\]-]*$/;
+const ROLES = { nonce: 'n', requestId: 'i', hostname: 'h', sentryTrace: 't', baggage: 'b' } as const;
+
+export interface PageTemplate {
+  /** Names the markers: stored entries are keyed by it, so a replica with other markers never fills another's. */
+  readonly id: string;
+  /** The values a template is rendered with. */
+  markers(withTrace: boolean): PageValues;
+  /** Whether these values can be written into a page as they are; if not, the request renders without the cache. */
+  fits(values: PageValues): boolean;
+  fill(template: string, values: PageValues): string;
+  /** Fills a render as it streams: a marker split across two writes is held back until it is whole. */
+  filler(values: PageValues): Transform;
+}
+
+/** `secret`: DIGEST_KEY where set (one per fleet), so the markers are not guessable from the public build id. */
+export function createPageTemplate(build: string, secret: string): PageTemplate {
+  const id = createHash('sha256').update(`${secret}\0${build}`).digest('hex').slice(0, 16);
+  const marker = (role: string) => `rsh${id}${role}`;
+  const markerLength = marker('n').length;
+  const pattern = new RegExp(`rsh${id}([nihtb])`, 'g');
+  const byRole = (values: PageValues): Record<string, string> => ({
+    n: values.nonce,
+    i: values.requestId,
+    h: values.hostname,
+    t: values.trace?.sentryTrace ?? '',
+    b: values.trace?.baggage ?? '',
+  });
+  const fill = (template: string, values: PageValues) => {
+    const roles = byRole(values);
+    return template.replace(pattern, (_, role: string) => roles[role]!);
+  };
+  return {
+    id,
+    markers: (withTrace) => ({
+      nonce: marker(ROLES.nonce),
+      requestId: marker(ROLES.requestId),
+      hostname: marker(ROLES.hostname),
+      trace: withTrace ? { sentryTrace: marker(ROLES.sentryTrace), baggage: marker(ROLES.baggage) } : undefined,
+    }),
+    fits: (values) => Object.values(byRole(values)).every((value) => SAFE_VALUE.test(value)),
+    fill,
+    filler(values) {
+      const decoder = new StringDecoder('utf8');
+      let held = '';
+      return new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          const text = fill(held + decoder.write(chunk), values);
+          // Only a marker's beginning can be left at the end once the whole ones are replaced.
+          let cut = Math.max(0, text.length - (markerLength - 1));
+          // Never between the two halves of a character outside the BMP.
+          if (cut > 0 && /[\uD800-\uDBFF]/.test(text[cut - 1]!)) cut -= 1;
+          held = text.slice(cut);
+          done(null, text.slice(0, cut));
+        },
+        flush(done) {
+          done(null, fill(held + decoder.end(), values));
+        },
+      });
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { createClient } from 'redis';
+import type { Logger } from 'pino';
+import type { RevalidateTarget } from '../../shared/page-seam.ts';
+import { groupOf, type CacheEntry, type CacheStore } from './cache-store.ts';
+
+// Stored pages in Redis (REDIS_URL), shared by every replica: an entry written by one answers
+// the others, and an invalidation deletes the entries for all of them and is published so each
+// replica forgets what it learned of them (docs/caching.md, "One cache for the fleet"). The
+// client is node-redis (`redis`), the one Redis itself maintains.
+//
+// Redis is an optimisation, never a dependency: every call is bounded by REDIS_TIMEOUT_MS, and a
+// call that fails or times out is a miss (the page renders as without a cache). The first
+// failure of an outage is one warn line, and every failure is counted (`onOutage`: a metric).
+
+const PREFIX = 'rsh:';
+const CHANNEL = `${PREFIX}invalidate`;
+/** How long a stale entry may still be served past its revalidate time: a day, then it is rendered anew. */
+export const STALE_KEEP_MS = 24 * 60 * 60 * 1000;
+/** Between reconnection attempts while Redis is away: soon enough to recover, rare enough to cost nothing. */
+const RECONNECT_MAX_MS = 2_000;
+export const OUTAGE_MESSAGE = 'page cache store unreachable: rendering without it';
+export const RECOVERED_MESSAGE = 'page cache store reachable again';
+
+export interface RedisStoreOptions {
+  url: string;
+  timeoutMs: number;
+  logger: Logger;
+  /** Counted once per failed or timed-out call (app_cache_store_failures_total). */
+  onOutage?: () => void;
+}
+
+export function createRedisStore({ url, timeoutMs, logger, onOutage }: RedisStoreOptions): CacheStore {
+  const options = {
+    url,
+    // A command while disconnected fails at once rather than waiting in a queue.
+    disableOfflineQueue: true,
+    commandOptions: { timeout: timeoutMs },
+    socket: {
+      connectTimeout: Math.max(timeoutMs, 1_000),
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS),
+    },
+  };
+  const client = createClient(options);
+  const subscriber = client.duplicate();
+  const listeners: ((target: RevalidateTarget) => void)[] = [];
+  let down = false;
+
+  const failed = (error: unknown) => {
+    onOutage?.();
+    if (down) return;
+    down = true;
+    logger.warn({ error: { message: error instanceof Error ? error.message : String(error) } }, OUTAGE_MESSAGE);
+  };
+  const succeeded = () => {
+    if (!down) return;
+    down = false;
+    logger.info(RECOVERED_MESSAGE);
+  };
+  // node-redis emits 'error' on every failed reconnection; the calls report the outage once.
+  client.on('error', () => undefined);
+  subscriber.on('error', () => undefined);
+
+  /** One call, bounded: its answer, or `fallback` after a failure or the timeout. */
+  async function bounded<T>(work: () => Promise<T>, fallback: T): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      const value = await Promise.race([work(), timeout]);
+      succeeded();
+      return value;
+    } catch (error) {
+      failed(error);
+      return fallback;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  // Connected in the background: the host serves (without a cache) while Redis is not there yet.
+  client.connect().catch(failed);
+  subscriber
+    .connect()
+    .then(() =>
+      subscriber.subscribe(CHANNEL, (message) => {
+        const target = JSON.parse(message) as RevalidateTarget;
+        for (const listener of listeners) listener(target);
+      }),
+    )
+    .catch(failed);
+
+  return {
+    kind: 'redis',
+    async get(key) {
+      const raw = await bounded(() => client.get(PREFIX + key), null);
+      return raw === null ? undefined : (JSON.parse(raw) as CacheEntry);
+    },
+    async set(key, entry) {
+      const ttl = entry.revalidateMs + STALE_KEEP_MS;
+      const groups = [groupOf({ path: entry.path }), ...entry.tags.map((tag) => groupOf({ tag }))];
+      const multi = client.multi().set(PREFIX + key, JSON.stringify(entry), { expiration: { type: 'PX', value: ttl } });
+      for (const group of groups)
+        multi
+          .sAdd(PREFIX + group, key)
+          .pExpire(PREFIX + group, ttl, 'GT')
+          .pExpire(PREFIX + group, ttl, 'NX');
+      await bounded(() => multi.exec(), undefined);
+    },
+    async invalidate(target) {
+      const group = PREFIX + groupOf(target);
+      const keys = await bounded(() => client.sMembers(group), []);
+      const dropped = keys.length === 0 ? 0 : await bounded(() => client.del(keys.map((key) => PREFIX + key)), 0);
+      await bounded(() => client.del(group), 0);
+      await bounded(() => client.publish(CHANNEL, JSON.stringify(target)), 0);
+      return dropped;
+    },
+    onInvalidate(listener) {
+      listeners.push(listener);
+    },
+    close() {
+      // After the drain nothing waits on a reply; close() would wait for a Redis that may be gone.
+      client.destroy();
+      subscriber.destroy();
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRenderer } from '../../client/entry-server.tsx';
+import { routes } from '../../client/routes.tsx';
+import { createLogger } from '../../server/observe/logger.ts';
+import { loadConfig } from '../../server/config/config.ts';
+import { createRedisStore, OUTAGE_MESSAGE } from '../../server/pages/redis-store.ts';
+import type { CacheStore } from '../../server/pages/cache-store.ts';
+import { ServerLog } from '../../tools/harness/server-log.ts';
+import { cachedFixture } from '../fixtures/cached.server.ts';
+import { cached } from '../fixtures/fixture-route.ts';
+import { startRedis, type RunningRedis } from '../support/redis-server.ts';
+import { createTestApp } from '../support/test-app.ts';
+
+// One cache for the fleet (docs/caching.md): two replicas on one real Redis share stored pages
+// and invalidations; Redis gone mid-run costs a render, one warn line and a count, never a 5xx.
+
+const FORM = 'application/x-www-form-urlencoded';
+const renderer = createRenderer([...routes, cached]);
+/** Short: the outage test's requests each wait this long for a Redis that is not there at most. */
+const TIMEOUT_MS = 100;
+
+let redis: RunningRedis;
+const stores: CacheStore[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  await redis.kill();
+});
+
+function replica() {
+  const storeLog = new ServerLog();
+  const outages = { count: 0 };
+  const logger = createLogger(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'debug' }), storeLog);
+  const store = createRedisStore({ url: redis.url, timeoutMs: TIMEOUT_MS, logger, onOutage: () => (outages.count += 1) });
+  stores.push(store);
+  return { ...createTestApp({}, { cacheStore: store }, renderer), storeLog, outages };
+}
+
+describe('two replicas on one Redis', () => {
+  it('a page one replica stored answers the other without a render', async () => {
+    const [a, b] = [replica(), replica()];
+    const before = cachedFixture.renders;
+    expect((await request(a.app).get('/cached?fleet=1').expect(200)).headers['x-cache']).toBe('MISS');
+    await expect.poll(async () => (await request(b.app).get('/cached?fleet=1')).headers['x-cache']).toBe('HIT');
+    expect(cachedFixture.renders).toBe(before + 1);
+  });
+
+  it('a revalidation on one replica makes the other’s next read a MISS that renders anew', async () => {
+    const [a, b] = [replica(), replica()];
+    await request(a.app).get('/cached?fleet=2').expect(200);
+    await expect.poll(async () => (await request(b.app).get('/cached?fleet=2')).headers['x-cache']).toBe('HIT');
+    await request(a.app).post('/cached').type(FORM).send('name=Ada').expect(200);
+    const before = cachedFixture.renders;
+    const next = await request(b.app).get('/cached?fleet=2').expect(200);
+    expect(next.headers['x-cache']).toBe('MISS');
+    expect(cachedFixture.renders).toBe(before + 1);
+  });
+
+  it('with Redis killed mid-run, pages render as without a cache: 200s, one outage line, each failed call counted', async () => {
+    const a = replica();
+    await request(a.app).get('/cached?fleet=3').expect(200);
+    await expect.poll(async () => (await request(a.app).get('/cached?fleet=3')).headers['x-cache']).toBe('HIT');
+    await redis.kill();
+    const before = cachedFixture.renders;
+    for (let i = 0; i < 3; i++) {
+      const res = await request(a.app).get('/cached?fleet=3').expect(200);
+      expect(res.headers['x-cache']).toBe('MISS');
+    }
+    expect(cachedFixture.renders).toBe(before + 3);
+    expect(a.storeLog.lines.filter((line) => line.msg === OUTAGE_MESSAGE)).toHaveLength(1);
+    expect(a.outages.count).toBeGreaterThanOrEqual(3);
+    expect(a.logs.failureCount()).toBe(0);
+  });
+});

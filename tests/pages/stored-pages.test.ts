@@ -1,0 +1,177 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createRenderer } from '../../client/entry-server.tsx';
+import { routes } from '../../client/routes.tsx';
+import { cachedFixture } from '../fixtures/cached.server.ts';
+import { cached } from '../fixtures/fixture-route.ts';
+import { createTestApp } from '../support/test-app.ts';
+import { NOT_STORED_MESSAGE } from '../../server/pages/page-cache.ts';
+
+// Stored pages over HTTP (docs/caching.md): a route that asks to be reused is answered from the
+// store while fresh, stale while one regeneration runs, and never when it was one visitor's.
+
+const FORM = 'application/x-www-form-urlencoded';
+const renderer = createRenderer([...routes, cached]);
+const nonceOf = (res: request.Response) => /'nonce-([^']+)'/.exec(res.headers['content-security-policy'] as string)![1]!;
+/** The page's text without the comments React puts between adjacent text nodes. */
+const textOf = (res: request.Response | string) => (typeof res === 'string' ? res : res.text).replaceAll('<!-- -->', '');
+const cookieOf = (res: request.Response) =>
+  ((res.headers['set-cookie'] as unknown as string[]) ?? []).map((c) => c.split(';')[0]).join('; ');
+
+function host() {
+  const clock = { now: 1_000_000 };
+  const app = createTestApp({}, { now: () => clock.now }, renderer);
+  return { ...app, clock };
+}
+
+describe('a page whose route asks to be reused', () => {
+  it('is rendered once, then answered from the store with x-cache HIT and Age, without rendering', async () => {
+    const { app, clock } = host();
+    const before = cachedFixture.renders;
+    const first = await request(app).get('/cached').expect(200);
+    expect(first.headers['x-cache']).toBe('MISS');
+    clock.now += 3_000;
+    const second = await request(app).get('/cached').expect(200);
+    expect(second.headers['x-cache']).toBe('HIT');
+    expect(second.headers.age).toBe('3');
+    expect(cachedFixture.renders).toBe(before + 1);
+    expect(textOf(second)).toContain(`render ${before + 1} for anyone`);
+  });
+
+  it('fills each answer’s own nonce, request id and host name into the stored page; nothing of another answer stays', async () => {
+    const { app } = host();
+    const first = await request(app).get('/cached').expect(200);
+    const second = await request(app).get('/cached').expect(200);
+    expect(second.headers['x-cache']).toBe('HIT');
+    for (const res of [first, second]) {
+      expect(res.text).toContain(`nonce="${nonceOf(res)}"`);
+      expect(res.text).toContain(res.headers['x-request-id'] as string);
+      expect(res.text).not.toMatch(/rsh[0-9a-f]{16}[nihtb]/);
+    }
+    expect(second.text).not.toContain(nonceOf(first));
+    expect(second.text).not.toContain(first.headers['x-request-id'] as string);
+  });
+
+  it('stores its navigation data beside it, keyed apart from the document', async () => {
+    const { app } = host();
+    const before = cachedFixture.renders;
+    const data = await request(app).get('/_data/cached?_routes=cached').expect(200);
+    expect(data.headers['x-cache']).toBe('MISS');
+    const again = await request(app).get('/_data/cached?_routes=cached').expect(200);
+    expect(again.headers['x-cache']).toBe('HIT');
+    expect(again.text).toBe(data.text);
+    expect(again.headers['content-type']).toMatch(/ndjson/);
+    expect(cachedFixture.renders).toBe(before + 1);
+  });
+
+  it('when stale, 1,000 concurrent requests are answered the stale page while exactly one render runs', async () => {
+    const { clock, listen, close } = host();
+    const url = await listen();
+    try {
+      await fetch(`${url}/cached`).then((r) => r.text());
+      clock.now += 11_000;
+      const before = cachedFixture.renders;
+      const answers = await Promise.all(
+        Array.from({ length: 1_000 }, () =>
+          fetch(`${url}/cached`).then(async (r) => ({ cache: r.headers.get('x-cache'), text: await r.text() })),
+        ),
+      );
+      expect(answers.every((a) => a.cache === 'STALE' || a.cache === 'HIT')).toBe(true);
+      expect(answers.some((a) => a.cache === 'STALE')).toBe(true);
+      await expect.poll(() => cachedFixture.renders).toBe(before + 1);
+      const after = await fetch(`${url}/cached`);
+      expect(after.headers.get('x-cache')).toBe('HIT');
+      expect(textOf(await after.text())).toContain(`render ${before + 1} for anyone`);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a regeneration that fails keeps the stale page, logs one failure marked as a revalidation, and is retried after a back-off', async () => {
+    const { app, clock, logs } = host();
+    const stored = await request(app).get('/cached').expect(200);
+    clock.now += 11_000;
+    cachedFixture.fail = true;
+    try {
+      const before = cachedFixture.renders;
+      const stale = await request(app).get('/cached').expect(200);
+      expect(stale.headers['x-cache']).toBe('STALE');
+      await expect.poll(() => logs.failures().length).toBe(1);
+      const [failure] = logs.failures();
+      expect(failure).toMatchObject({ revalidation: true, status: 500, reqId: stale.headers['x-request-id'] });
+      expect(failure!.digest).toMatch(/\w+/);
+      // Within the back-off: the stale page again, no render.
+      const again = await request(app).get('/cached').expect(200);
+      expect(again.headers['x-cache']).toBe('STALE');
+      expect(cachedFixture.renders).toBe(before + 1);
+      expect(textOf(again)).toContain(/render \d+ for anyone/.exec(textOf(stored))![0]);
+      cachedFixture.fail = false;
+      clock.now += 6_000;
+      await request(app).get('/cached').expect(200);
+      await expect.poll(() => cachedFixture.renders).toBe(before + 2);
+      expect((await request(app).get('/cached')).headers['x-cache']).toBe('HIT');
+      expect(logs.failures()).toHaveLength(1);
+    } finally {
+      cachedFixture.fail = false;
+    }
+  });
+});
+
+describe('what is never stored', () => {
+  it('two users with different sessions never see each other’s page; a page that read the session is not stored, said once', async () => {
+    const { app, logs } = host();
+    const ada = cookieOf(await request(app).post('/cached').type(FORM).send('name=Ada').expect(200));
+    const bob = cookieOf(await request(app).post('/cached').type(FORM).send('name=Bob').expect(200));
+    const forAda = await request(app).get('/cached?session').set('cookie', ada).expect(200);
+    const forBob = await request(app).get('/cached?session').set('cookie', bob).expect(200);
+    expect(textOf(forAda)).toContain('for Ada');
+    expect(textOf(forBob)).toContain('for Bob');
+    expect(forBob.headers['x-cache']).toBe('MISS');
+    expect(forBob.headers['cache-control']).toBe('no-store');
+    const again = await request(app).get('/cached?session').set('cookie', bob).expect(200);
+    expect(again.headers['x-cache']).toBe('MISS');
+    expect(again.text).not.toContain('Ada');
+    const told = logs.lines.filter((line) => line.msg === NOT_STORED_MESSAGE);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ route: 'cached', reason: expect.stringMatching(/session/) as string });
+  });
+
+  it('a request that carries a session is served the stored page that never read it', async () => {
+    const { app } = host();
+    const ada = cookieOf(await request(app).post('/cached').type(FORM).send('name=Ada').expect(200));
+    await request(app).get('/cached').expect(200);
+    const res = await request(app).get('/cached').set('cookie', ada).expect(200);
+    expect(res.headers['x-cache']).toBe('HIT');
+    expect(textOf(res)).toContain('for anyone');
+    expect(res.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('a write revalidates by tag: the next read is a MISS that renders anew', async () => {
+    const { app } = host();
+    await request(app).get('/cached').expect(200);
+    expect((await request(app).get('/cached')).headers['x-cache']).toBe('HIT');
+    await request(app).post('/cached').type(FORM).send('name=Ada').expect(200);
+    expect((await request(app).get('/cached')).headers['x-cache']).toBe('MISS');
+  });
+
+  it('the home page is rendered per request and the guestbook is never stored', async () => {
+    const { app } = host();
+    for (const path of ['/', '/', '/guestbook', '/guestbook']) {
+      const res = await request(app).get(path).expect(200);
+      expect(res.headers['x-cache'], path).toBeUndefined();
+    }
+  });
+
+  it('the demo: /about is stored, and a guestbook write revalidates the entry pages it stored', async () => {
+    const { app } = host();
+    await request(app).get('/about').expect(200);
+    expect((await request(app).get('/about')).headers['x-cache']).toBe('HIT');
+    await request(app).post('/guestbook').type(FORM).send('name=Grace&message=Hello there').expect(303);
+    const [entry] = ((await request(app).get('/api/guestbook').expect(200)).body as { entries: { id: string }[] }).entries;
+    const page = `/guestbook/entries/${entry!.id}`;
+    await request(app).get(page).expect(200);
+    expect((await request(app).get(page)).headers['x-cache']).toBe('HIT');
+    await request(app).post('/guestbook').type(FORM).send('name=Ada&message=Hello too').expect(303);
+    expect((await request(app).get(page)).headers['x-cache']).toBe('MISS');
+  });
+});
