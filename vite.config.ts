@@ -5,7 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { CODING_SUFFIXES } from './server/assets/accept-encoding.ts';
-import { reactRouterPure } from './vite/react-router-pure.ts';
+import { reactRouterTrim } from './vite/react-router-trim.ts';
 
 /** `*.server.ts` modules (route loaders) run only on the server. */
 const SERVER_MODULE = /\.server\.[cm]?[jt]sx?$/;
@@ -217,7 +217,7 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
     routeModuleSources(),
     syntheticRoutes(syntheticRouteCount(process.env.SYNTHETIC_ROUTES)),
     react(),
-    ...(isSsrBuild ? [] : [reactRouterPure(), precompressAssets()]),
+    ...(isSsrBuild ? [] : [reactRouterTrim(), precompressAssets()]),
   ],
   // React Router 8's package exports its production build by default and its development build
   // under the `development` condition, which Vite sets only in development: no alias is needed.
