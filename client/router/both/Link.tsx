@@ -12,7 +12,7 @@ import type { Prefetcher } from '../browser/prefetch.ts';
 /** Set in the browser only: the server renders links without prefetching. */
 export const PrefetchContext = createContext<Prefetcher | null>(null);
 
-/** React Router's test for a URL with a scheme or a protocol-relative one (its lib/router/url.ts). */
+/** React Router's test for a URL with a scheme or a protocol-relative one (its ABSOLUTE_URL_REGEX). */
 const ABSOLUTE_URL = /^(?:[a-z][a-z0-9+.-]*:|[\\/]{2})/i;
 
 type RouterOptions = 'to' | 'replace' | 'state' | 'preventScrollReset' | 'relative' | 'viewTransition' | 'reloadDocument';
