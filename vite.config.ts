@@ -5,6 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { CODING_SUFFIXES } from './server/assets/accept-encoding.ts';
+import { reactRouterTrim } from './vite/react-router-trim.ts';
 
 /** `*.server.ts` modules (route loaders) run only on the server. */
 const SERVER_MODULE = /\.server\.[cm]?[jt]sx?$/;
@@ -207,16 +208,15 @@ const FIRST_LOAD_CHUNKS = [
   { name: 'host', tags: ['$initial' as const], test: isFirstLoadHostScript },
 ];
 
-// One config, two builds: the browser bundle (hashed files + manifest) and the server bundle
-// (the process entry, with the React renderer inside; dependencies stay external so Sentry's
-// `--import` instrumentation sees the real packages).
+// One config, two builds: the browser bundle (hashed files + manifest) and the server bundle (the process
+// entry, with the React renderer inside; dependencies stay external so Sentry's `--import` sees the real packages).
 export default defineConfig(({ isSsrBuild, mode }) => ({
   plugins: [
     serverOnlyModules(),
     routeModuleSources(),
     syntheticRoutes(syntheticRouteCount(process.env.SYNTHETIC_ROUTES)),
     react(),
-    ...(isSsrBuild ? [] : [precompressAssets()]),
+    ...(isSsrBuild ? [] : [reactRouterTrim(), precompressAssets()]),
   ],
   // React Router 8's package exports its production build by default and its development build
   // under the `development` condition, which Vite sets only in development: no alias is needed.

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/client/.vite/manifest.json', 'dist/cli/digest.js'];
 /** vite.config.ts's SYNTHETIC_ROUTES_RECORD, in the client build. */
 const SYNTHETIC_RECORD = 'dist/client/.vite/synthetic-routes.json';
-const SOURCES = ['client', 'server', 'shared', 'cli', 'public', 'vite.config.ts', 'package-lock.json'];
+const SOURCES = ['client', 'server', 'shared', 'cli', 'public', 'vite.config.ts', 'vite', 'package-lock.json'];
 
 function newestMtime(path) {
   const stat = statSync(path);

@@ -5,7 +5,7 @@ import { ROOT } from '../../tools/harness/paths.ts';
 import { SYNTHETIC_ROUTES_RECORD } from '../../vite.config.ts';
 
 /**
- * What `npm run build` reads: the sources of its three builds (vite.config.ts, cli/vite.config.ts),
+ * What `npm run build` reads: the sources of its three builds (vite.config.ts and its plugins in vite/, cli/vite.config.ts),
  * the scripts and compiler settings, and the installed packages (npm rewrites
  * node_modules/.package-lock.json on every install, here and in a linked node_modules).
  */
@@ -16,6 +16,7 @@ const BUILD_INPUTS = [
   'cli',
   'public',
   'vite.config.ts',
+  'vite',
   'package.json',
   'package-lock.json',
   'tsconfig.json',
