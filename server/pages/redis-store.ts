@@ -43,17 +43,20 @@ export function createRedisStore({ url, timeoutMs, logger, onOutage }: RedisStor
   const client = createClient(options);
   const subscriber = client.duplicate();
   const listeners: ((target: RevalidateTarget) => void)[] = [];
-  let down = false;
+  /** Counts calls: a call answered after the outage began says nothing of recovery if it was sent before. */
+  let calls = 0;
+  /** The first call sent after the outage began, or undefined while Redis answers. */
+  let downFrom: number | undefined;
 
   const failed = (error: unknown) => {
     onOutage?.();
-    if (down) return;
-    down = true;
+    if (downFrom !== undefined) return;
+    downFrom = calls + 1;
     logger.warn({ error: { message: error instanceof Error ? error.message : String(error) } }, OUTAGE_MESSAGE);
   };
-  const succeeded = () => {
-    if (!down) return;
-    down = false;
+  const succeeded = (call: number) => {
+    if (downFrom === undefined || call < downFrom) return;
+    downFrom = undefined;
     logger.info(RECOVERED_MESSAGE);
   };
   // node-redis emits 'error' on every failed reconnection; the calls report the outage once.
@@ -66,9 +69,10 @@ export function createRedisStore({ url, timeoutMs, logger, onOutage }: RedisStor
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     });
+    const call = ++calls;
     try {
       const value = await Promise.race([work(), timeout]);
-      succeeded();
+      succeeded(call);
       return value;
     } catch (error) {
       failed(error);
