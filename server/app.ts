@@ -61,6 +61,8 @@ export interface AppDeps {
   cacheStore?: CacheStore;
   /** The cache's clock (ms since the epoch); tests move it. */
   now?: () => number;
+  /** The server's own build (server/index.ts hashes it): stored pages are keyed by it and the client's, so a release that changed only loaders never answers with the last one's pages. */
+  serverBuild?: string;
 }
 
 /**
@@ -68,10 +70,13 @@ export interface AppDeps {
  * checked and told but nothing is kept, so an edit shows on the next load.
  */
 function pageCache(config: Config, deps: AppDeps) {
-  const store = deps.cacheStore ?? createMemoryStore(config.isProduction || config.nodeEnv === 'test' ? config.cache.maxBytes : 0);
-  if (deps.cacheStore === undefined && config.cache.maxBytes === 0) return undefined;
+  // Development keeps nothing, Redis configured or not: an edit shows on the next load.
+  const keeps = config.isProduction || config.nodeEnv === 'test';
+  const store = keeps ? (deps.cacheStore ?? createMemoryStore(config.cache.maxBytes, deps.now)) : createMemoryStore(0);
+  if (keeps && deps.cacheStore === undefined && config.cache.maxBytes === 0) return undefined;
   // The markers' secret: DIGEST_KEY, one per fleet, so every replica fills every replica's entries.
-  const template = createPageTemplate(deps.frontend.build, config.digestKey ?? randomBytes(32).toString('base64url'));
+  const release = `${deps.frontend.build}\0${deps.serverBuild ?? ''}\0${config.release}`;
+  const template = createPageTemplate(release, config.digestKey ?? randomBytes(32).toString('base64url'));
   return createPageCache({ store, template, logger: deps.logger, now: deps.now });
 }
 

@@ -1,6 +1,8 @@
 // The process entry, and the only place that listens, handles signals and exits:
 // config → logger → database → frontend → createApp → listen; on SIGTERM/SIGINT drain, close
 // the database, flush, exit.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +32,14 @@ function projectRoot(): string {
   return here.endsWith(join('dist', 'server')) ? resolve(here, '../..') : resolve(here, '..');
 }
 
-/** What the process builds once and every part that records failures shares. */
+/** The built server's own files, hashed: a release's identity that a loader-only change alters (development: 'dev'). */
+function serverBuildOf(config: Config): string {
+  if (!config.isProduction) return 'dev';
+  const hash = createHash('sha256');
+  for (const file of ['index.js', 'renderer.js']) hash.update(readFileSync(join(projectRoot(), 'dist/server', file)));
+  return hash.digest('base64url').slice(0, 16);
+}
+
 /** `fixStack`: production's source mapper (dist's .map files); dev maps stacks through Vite instead. */
 async function createFrontend(config: Config, logger: Logger, fixStack: (error: unknown) => void): Promise<Frontend> {
   const root = projectRoot();
@@ -168,6 +177,7 @@ async function main(): Promise<void> {
       refusals,
       failures,
       cacheStore,
+      serverBuild: serverBuildOf(config),
     }),
     undefined,
     logger,

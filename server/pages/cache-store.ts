@@ -24,12 +24,20 @@ export interface CacheStore {
   /** Undefined when there is none, or the store could not answer in time (counted, logged once). */
   get(key: string): Promise<CacheEntry | undefined>;
   set(key: string, entry: CacheEntry): Promise<void>;
+  /** Drops one entry. */
+  delete(key: string): Promise<void>;
   /** Drops the entries of a path or tag; resolves with how many this store held. */
   invalidate(target: RevalidateTarget): Promise<number>;
   /** Calls `listener` when any replica invalidated (this one included). */
   onInvalidate(listener: (target: RevalidateTarget) => void): void;
   close(): Promise<void>;
 }
+
+/**
+ * A stale entry is kept this long past its revalidate time, in either store: long enough to
+ * answer while a failing regeneration is retried, not for ever.
+ */
+export const STALE_KEEP_MS = 24 * 60 * 60 * 1000;
 
 /** What an entry costs in memory, about: its body and headers as UTF-16, and a fixed overhead. */
 const ENTRY_OVERHEAD_BYTES = 512;
@@ -43,7 +51,8 @@ export function groupOf(target: RevalidateTarget): string {
 }
 
 /** A Map keeps insertion order: deleting and re-setting on every read makes its first key the least recently used. */
-export function createMemoryStore(maxBytes: number): CacheStore {
+/** `now`: the clock the entries' `storedAt` was read from (the page cache's). */
+export function createMemoryStore(maxBytes: number, now: () => number = Date.now): CacheStore {
   const entries = new Map<string, { entry: CacheEntry; bytes: number }>();
   const listeners: ((target: RevalidateTarget) => void)[] = [];
   let bytes = 0;
@@ -59,6 +68,10 @@ export function createMemoryStore(maxBytes: number): CacheStore {
     get(key) {
       const held = entries.get(key);
       if (held === undefined) return Promise.resolve(undefined);
+      if (now() - held.entry.storedAt > held.entry.revalidateMs + STALE_KEEP_MS) {
+        drop(key);
+        return Promise.resolve(undefined);
+      }
       entries.delete(key);
       entries.set(key, held);
       return Promise.resolve(held.entry);
@@ -74,6 +87,10 @@ export function createMemoryStore(maxBytes: number): CacheStore {
         if (bytes <= maxBytes) break;
         drop(oldest);
       }
+      return Promise.resolve();
+    },
+    delete(key) {
+      drop(key);
       return Promise.resolve();
     },
     invalidate(target) {

@@ -8,6 +8,7 @@ import { checkCachePolicy } from './cache-policy.ts';
 import type { CacheEntry, CacheStore } from './cache-store.ts';
 import { notStorable, teeBody, type RenderFacts } from './cache-capture.ts';
 import type { PageTemplate, PageValues } from './page-template.ts';
+import { setNewest } from '../../shared/bounded-map.ts';
 
 // Reuse with revalidation (docs/caching.md): a fresh entry is answered without rendering; a
 // stale one is answered while one regeneration per entry runs on this replica (single-flight);
@@ -30,11 +31,15 @@ export interface CacheSpec {
   bot: boolean;
   routeId: string;
   policy: Policy;
+  /** How many invalidations this replica had seen when the render began: one since means its page may be out of date. */
+  generation: number;
 }
 
 /** After a failed regeneration, the next waits this long, doubling up to the ceiling (Next.js retries on the next request; a failing source deserves a pause). */
 const RETRY_FIRST_MS = 5_000;
 const RETRY_MAX_MS = 300_000;
+/** Targets this replica remembers the variants and back-off of: a crawl of a million query strings must not grow it. */
+const MAX_REMEMBERED_TARGETS = 10_000;
 /** A header value longer than this is not a variant worth keeping: such a request renders without the cache. */
 const MAX_VARY_VALUE = 256;
 export const CACHE_HEADER = 'x-cache';
@@ -58,8 +63,11 @@ export function createPageCache(deps: PageCacheDeps) {
   const varyNames = new Map<string, readonly string[]>();
   const regenerating = new Set<string>();
   const backOff = new Map<string, { until: number; delayMs: number }>();
+  let invalidations = 0;
   store.onInvalidate(() => {
-    // An invalidation's entries are gone: what this replica learned of them goes too.
+    // An invalidation's entries are gone: what this replica learned of them goes too, and a
+    // render that began before it is not stored (it may show what was just changed).
+    invalidations += 1;
     varyNames.clear();
     backOff.clear();
   });
@@ -95,7 +103,7 @@ export function createPageCache(deps: PageCacheDeps) {
     const names = Object.keys(entry.vary);
     if (names.join() !== known.join()) {
       // Stored by another replica, or its loaders read other headers since: look again by those.
-      varyNames.set(base, names);
+      setNewest(varyNames, base, names, MAX_REMEMBERED_TARGETS);
       const again = keyFor(spec, names, req);
       return again === undefined || again === key ? undefined : matching(await store.get(again), req);
     }
@@ -111,14 +119,21 @@ export function createPageCache(deps: PageCacheDeps) {
       .then((stored) => {
         if (stored) return void backOff.delete(key);
         const delayMs = Math.min(RETRY_MAX_MS, (wait?.delayMs ?? RETRY_FIRST_MS / 2) * 2);
-        backOff.set(key, { until: now() + delayMs, delayMs });
+        setNewest(backOff, key, { until: now() + delayMs, delayMs }, MAX_REMEMBERED_TARGETS);
       })
       .finally(() => regenerating.delete(key));
   }
 
   async function keep(spec: CacheSpec, req: Request, body: string, facts: RenderFacts): Promise<boolean> {
+    if (spec.generation !== invalidations) return false;
     const reason = notStorable(facts);
-    if (reason !== undefined) return (tell(spec, reason), false);
+    if (reason !== undefined) {
+      tell(spec, reason);
+      // A clean render that may not be stored (a 404 now, one user's page): the old page must not outlive it.
+      const known = keyFor(spec, varyNames.get(baseKey(spec)) ?? [], req);
+      if (!facts.failed && known !== undefined) await store.delete(known);
+      return false;
+    }
     const names = [...facts.reads].sort();
     const key = keyFor(spec, names, req);
     if (key === undefined) return false;
@@ -134,11 +149,20 @@ export function createPageCache(deps: PageCacheDeps) {
       tags,
       vary,
     });
-    varyNames.set(baseKey(spec), names);
+    setNewest(varyNames, baseKey(spec), names, MAX_REMEMBERED_TARGETS);
     return true;
   }
 
   return {
+    /** Invalidations seen so far: a spec made now carries it (keep() stores nothing begun before the next). */
+    generation: () => invalidations,
+
+    /** Drops this target's entry: its regeneration answered what may not be stored (a 404, a redirect). */
+    async forget(spec: CacheSpec, req: Request): Promise<void> {
+      const key = keyFor(spec, varyNames.get(baseKey(spec)) ?? [], req);
+      if (key !== undefined) await store.delete(key);
+    },
+
     /** The route's `cache` export, checked; a malformed one is said once and the route is never stored. */
     async policyOf(route: MatchedRoute): Promise<Policy | undefined> {
       const checked = checkCachePolicy(await route.cachePolicy());
@@ -161,7 +185,10 @@ export function createPageCache(deps: PageCacheDeps) {
     asTemplate(request: PageRequest): PageRequest {
       const markers = template.markers(request.page.trace !== undefined);
       const page = { ...request.page, requestId: markers.requestId, hostname: markers.hostname, trace: markers.trace };
-      return { ...request, nonce: markers.nonce, page, headerReads: new Set() };
+      // The context's id too, so a loader that shows it never freezes one visitor's into the page (its log getter kept as one).
+      const context = Object.defineProperties({}, Object.getOwnPropertyDescriptors(request.context)) as PageRequest['context'];
+      context.id = markers.requestId;
+      return { ...request, nonce: markers.nonce, page, context, headerReads: new Set() };
     },
 
     /**

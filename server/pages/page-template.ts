@@ -36,7 +36,14 @@ export interface PageTemplate {
 export function createPageTemplate(build: string, secret: string): PageTemplate {
   const id = createHash('sha256').update(`${secret}\0${build}`).digest('hex').slice(0, 16);
   const marker = (role: string) => `rsh${id}${role}`;
-  const markerLength = marker('n').length;
+  const prefix = marker('');
+  /** How many characters at the end of `text` may begin a marker (0 almost always). */
+  const partialMarkerAt = (text: string) => {
+    for (let length = Math.min(prefix.length, text.length); length > 0; length--) {
+      if (text.endsWith(prefix.slice(0, length))) return length;
+    }
+    return 0;
+  };
   const pattern = new RegExp(`rsh${id}([nihtb])`, 'g');
   const byRole = (values: PageValues): Record<string, string> => ({
     n: values.nonce,
@@ -65,8 +72,9 @@ export function createPageTemplate(build: string, secret: string): PageTemplate 
       return new Transform({
         transform(chunk: Buffer, _encoding, done) {
           const text = fill(held + decoder.write(chunk), values);
-          // Only a marker's beginning can be left at the end once the whole ones are replaced.
-          let cut = Math.max(0, text.length - (markerLength - 1));
+          // Only a marker's beginning can be left at the end once the whole ones are replaced: hold
+          // back that, and nothing else (held text waits for the next write, a streamed section).
+          let cut = text.length - partialMarkerAt(text);
           // Never between the two halves of a character outside the BMP.
           if (cut > 0 && /[\uD800-\uDBFF]/.test(text[cut - 1]!)) cut -= 1;
           held = text.slice(cut);

@@ -147,8 +147,10 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     });
     if (policy === undefined || values === undefined) return undefined;
     const kind = routeIds === undefined ? 'document' : 'data';
-    const target = `${url.pathname}${url.search}${routeIds === undefined ? '' : `#${routeIds.join(',')}`}`;
-    return { spec: { kind, path: url.pathname, target, bot: isBot(req.get('user-agent')), routeId: route.routeId, policy }, values };
+    // The origin too: without PUBLIC_ORIGIN a loader's request.url carries the request's own Host.
+    const target = `${url.origin}${url.pathname}${url.search}${routeIds === undefined ? '' : `#${routeIds.join(',')}`}`;
+    const bot = isBot(req.get('user-agent'));
+    return { spec: { kind, path: url.pathname, target, bot, routeId: route.routeId, policy, generation: cache.generation() }, values };
   }
 
   /** Answered from the store (HIT, or STALE while one regeneration runs): true when it was. */

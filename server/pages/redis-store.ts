@@ -1,7 +1,7 @@
 import { createClient } from 'redis';
 import type { Logger } from 'pino';
 import type { RevalidateTarget } from '../../shared/page-seam.ts';
-import { groupOf, type CacheEntry, type CacheStore } from './cache-store.ts';
+import { groupOf, STALE_KEEP_MS, type CacheEntry, type CacheStore } from './cache-store.ts';
 
 // Stored pages in Redis (REDIS_URL), shared by every replica: an entry written by one answers
 // the others, and an invalidation deletes the entries for all of them and is published so each
@@ -15,7 +15,7 @@ import { groupOf, type CacheEntry, type CacheStore } from './cache-store.ts';
 const PREFIX = 'rsh:';
 const CHANNEL = `${PREFIX}invalidate`;
 /** How long a stale entry may still be served past its revalidate time: a day, then it is rendered anew. */
-export const STALE_KEEP_MS = 24 * 60 * 60 * 1000;
+
 /** Between reconnection attempts while Redis is away: soon enough to recover, rare enough to cost nothing. */
 const RECONNECT_MAX_MS = 2_000;
 export const OUTAGE_MESSAGE = 'page cache store unreachable: rendering without it';
@@ -88,7 +88,14 @@ export function createRedisStore({ url, timeoutMs, logger, onOutage }: RedisStor
     .connect()
     .then(() =>
       subscriber.subscribe(CHANNEL, (message) => {
-        const target = JSON.parse(message) as RevalidateTarget;
+        // A shared Redis may carry anything on the channel: a message that is not a target must
+        // not throw out of the client's socket handler (every replica would exit at once).
+        let target: RevalidateTarget;
+        try {
+          target = JSON.parse(message) as RevalidateTarget;
+        } catch {
+          return;
+        }
         for (const listener of listeners) listener(target);
       }),
     )
@@ -98,7 +105,13 @@ export function createRedisStore({ url, timeoutMs, logger, onOutage }: RedisStor
     kind: 'redis',
     async get(key) {
       const raw = await bounded(() => client.get(PREFIX + key), null);
-      return raw === null ? undefined : (JSON.parse(raw) as CacheEntry);
+      if (raw === null) return undefined;
+      try {
+        return JSON.parse(raw) as CacheEntry;
+      } catch {
+        // Not one of ours (a shared Redis, a value cut short): a miss, never a 500.
+        return undefined;
+      }
     },
     async set(key, entry) {
       const ttl = entry.revalidateMs + STALE_KEEP_MS;
@@ -111,11 +124,15 @@ export function createRedisStore({ url, timeoutMs, logger, onOutage }: RedisStor
           .pExpire(PREFIX + group, ttl, 'NX');
       await bounded(() => multi.exec(), undefined);
     },
+    async delete(key) {
+      await bounded(() => client.del(PREFIX + key), 0);
+    },
     async invalidate(target) {
       const group = PREFIX + groupOf(target);
       const keys = await bounded(() => client.sMembers(group), []);
       const dropped = keys.length === 0 ? 0 : await bounded(() => client.del(keys.map((key) => PREFIX + key)), 0);
-      await bounded(() => client.del(group), 0);
+      // Only the members read: one another replica added meanwhile stays findable.
+      if (keys.length > 0) await bounded(() => client.sRem(group, keys), 0);
       await bounded(() => client.publish(CHANNEL, JSON.stringify(target)), 0);
       return dropped;
     },

@@ -68,6 +68,8 @@ export function createRegeneration(deps: RegenerationDeps) {
       const response =
         spec.kind === 'document' ? await route.document(request, onError) : await route.data(request, routeIds ?? [], onError);
       if (response.type === 'failed') record(response.error);
+      // The page is gone or moved now: the stale one must not be answered for ever.
+      if (response.type === 'not-found' || response.type === 'redirect') return (await cache.forget(spec, req), true);
       if (response.type !== spec.kind) return false;
       const body = await collectBody(response.body);
       const setCookie = response.headers.has('set-cookie') || (await sessions.commit(session)) !== undefined;

@@ -36,7 +36,8 @@ function replica() {
   const logger = createLogger(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'debug' }), storeLog);
   const store = createRedisStore({ url: redis.url, timeoutMs: TIMEOUT_MS, logger, onOutage: () => (outages.count += 1) });
   stores.push(store);
-  return { ...createTestApp({}, { cacheStore: store }, renderer), storeLog, outages };
+  // A fixed origin: each supertest request comes to a server on a new port, and the origin is part of an entry's key.
+  return { ...createTestApp({ PUBLIC_ORIGIN: 'http://shop.example' }, { cacheStore: store }, renderer), storeLog, outages };
 }
 
 describe('two replicas on one Redis', () => {

@@ -4,7 +4,8 @@ import { createRenderer } from '../../client/entry-server.tsx';
 import { routes } from '../../client/routes.tsx';
 import type { RouteDescriptor } from '../../shared/route-discovery.ts';
 import { calls } from '../fixtures/guarded-layout.server.ts';
-import { guarded } from '../fixtures/fixture-route.ts';
+import { catchingRoute, guarded } from '../fixtures/fixture-route.ts';
+import { catching } from '../fixtures/catching.server.ts';
 import { createTestApp } from '../support/test-app.ts';
 
 // Route modules with React Router framework mode's exports, over HTTP: middleware that guards
@@ -43,6 +44,14 @@ describe('middleware and headers of route modules', () => {
     expect(res.headers['x-loader-only']).toBeUndefined();
     expect(res.headers['x-layout-loader']).toBeUndefined();
     expect(cookieOf(res)).toContain('p=1');
+  });
+
+  it('a middleware that swallows what next() threw does not run the rest of the chain a second time', async () => {
+    const { app, logs } = createTestApp({}, {}, createRenderer([...routes, catchingRoute]));
+    const before = catching.thrown;
+    await request(app).get('/catching').expect(500);
+    expect(catching.thrown).toBe(before + 1);
+    expect(logs.failures()).toHaveLength(1);
   });
 
   it('the context carries the request id: the one the answer’s X-Request-Id names', async () => {

@@ -5,12 +5,14 @@ import { routes } from '../../client/routes.tsx';
 import { cachedFixture } from '../fixtures/cached.server.ts';
 import { cached } from '../fixtures/fixture-route.ts';
 import { createTestApp } from '../support/test-app.ts';
+import { fetchOnce } from '../../tools/harness/http.ts';
 import { NOT_STORED_MESSAGE } from '../../server/pages/page-cache.ts';
 
 // Stored pages over HTTP (docs/caching.md): a route that asks to be reused is answered from the
 // store while fresh, stale while one regeneration runs, and never when it was one visitor's.
 
 const FORM = 'application/x-www-form-urlencoded';
+const ORIGIN = 'http://shop.example';
 const renderer = createRenderer([...routes, cached]);
 const nonceOf = (res: request.Response) => /'nonce-([^']+)'/.exec(res.headers['content-security-policy'] as string)![1]!;
 /** The page's text without the comments React puts between adjacent text nodes. */
@@ -20,7 +22,8 @@ const cookieOf = (res: request.Response) =>
 
 function host() {
   const clock = { now: 1_000_000 };
-  const app = createTestApp({}, { now: () => clock.now }, renderer);
+  // A fixed origin: each supertest request comes to a server on a new port, and the origin is part of an entry's key.
+  const app = createTestApp({ PUBLIC_ORIGIN: ORIGIN }, { now: () => clock.now }, renderer);
   return { ...app, clock };
 }
 
@@ -113,6 +116,34 @@ describe('a page whose route asks to be reused', () => {
       expect(logs.failures()).toHaveLength(1);
     } finally {
       cachedFixture.fail = false;
+    }
+  });
+
+  it('a page gone since it was stored: its regeneration answers 404, and the stale page is dropped, not answered again', async () => {
+    const { app, clock } = host();
+    await request(app).get('/cached?gone').expect(200);
+    clock.now += 11_000;
+    cachedFixture.gone = true;
+    try {
+      const stale = await request(app).get('/cached?gone').expect(200);
+      expect(stale.headers['x-cache']).toBe('STALE');
+      await expect.poll(async () => (await request(app).get('/cached?gone')).status).toBe(404);
+    } finally {
+      cachedFixture.gone = false;
+    }
+  });
+
+  it('entries are keyed by the origin the page was rendered for: another Host is another entry', async () => {
+    // No PUBLIC_ORIGIN: a loader's request.url carries the request's own Host, so it may show in the page.
+    const { listen, close } = createTestApp({}, {}, renderer);
+    const url = await listen();
+    try {
+      const as = async (hostname: string) => (await fetchOnce(`${url}/cached?origin`, { headers: { host: hostname } })).headers['x-cache'];
+      expect(await as('a.example')).toBe('MISS');
+      expect(await as('a.example')).toBe('HIT');
+      expect(await as('b.example')).toBe('MISS');
+    } finally {
+      await close();
     }
   });
 });

@@ -8,9 +8,11 @@ type Middleware<Args, Result> = (args: Args, next: Next<Result>) => unknown;
 export function runChain<Args, Result>(chain: readonly Middleware<Args, Result>[], args: Args, next: Next<Result>): Promise<Result> {
   const run = async (i: number): Promise<Result> => {
     if (i === chain.length) return next();
-    let answer: Result | undefined;
-    const value = (await chain[i]!(args, async () => (answer = await run(i + 1)))) as Result | undefined;
-    return value ?? answer ?? run(i + 1);
+    let following: Promise<Result> | undefined;
+    const value = (await chain[i]!(args, () => (following ??= run(i + 1)))) as Result | undefined;
+    // What follows runs once at most: a middleware that caught what next() threw and returned
+    // nothing gets that error again, never a second run of the routes' handlers.
+    return value ?? (await (following ?? run(i + 1)));
   };
   return run(0);
 }
