@@ -11,13 +11,13 @@ import { firstLoadScripts } from '../../tools/bench/measure.ts';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
 
 /**
- * 103.0 KB on 2026-11-25 (docs/performance.md), of which React with React Router are 94.0 KB;
- * issue 36 asks for 100. A ceiling just above today's figure keeps what was won: the build
- * splitting React Router into many files again, navigation code coming back into the first
- * load, or React Router's unused components kept again (vite/react-router-trim.ts), each cost
- * 1 KB or more.
+ * 102.1 KB on 2026-11-25 (docs/performance.md), of which React with React Router are about
+ * 94 KB; issue 36 asks for 100. A ceiling just above today's figure keeps what was won: the
+ * first load cut into several files again (React and the host's code apart: +0.9 KB), React
+ * Router split into many, navigation code coming back into the first load, or React Router's
+ * unused components kept again (vite/react-router-trim.ts), each cost 1 KB or more.
  */
-const FIRST_LOAD_CEILING_BYTES = 103.5 * 1024;
+const FIRST_LOAD_CEILING_BYTES = 102.5 * 1024;
 /** Prefetching, the data strategy and the data client: the chunk the entry fetches while it hydrates. */
 const NAVIGATION_MODULE = 'client/router/browser/client-navigation.ts';
 
@@ -41,13 +41,14 @@ async function firstLoad(app: ReturnType<typeof createTestApp>['app']) {
 }
 
 describe('first-load JavaScript of /', () => {
-  it(`stays within ${FIRST_LOAD_CEILING_BYTES / 1024} KB gzip, in one file for React with React Router`, async () => {
+  it(`stays within ${FIRST_LOAD_CEILING_BYTES / 1024} KB gzip, in one file for React, React Router and the host's first-load code`, async () => {
     const { app } = createTestApp();
     const files = await firstLoad(app);
     const total = files.reduce((sum, file) => sum + file.gzipBytes, 0);
     expect(total, files.map((f) => `${f.path} ${f.gzipBytes}`).join(', ')).toBeLessThanOrEqual(FIRST_LOAD_CEILING_BYTES);
-    // Each file is gzipped on its own: React Router cut into several chunks costs more.
-    expect(files.filter((file) => /^\/assets\/react-[\w-]+\.js$/.test(file.path))).toHaveLength(1);
+    // Each file is gzipped on its own: React Router or the host's code cut into several chunks costs more.
+    expect(files.filter((file) => /^\/assets\/first-load-[\w-]+\.js$/.test(file.path))).toHaveLength(1);
+    expect(files.filter((file) => /^\/assets\/(?:react|host)-[\w-]+\.js$/.test(file.path))).toEqual([]);
   });
 
   it('leaves prefetching and the data strategy out: their chunk is built but never preloaded', async () => {

@@ -53,7 +53,7 @@ describe('caching and headers', () => {
     const { app } = createTestApp();
     const page = await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
     const preloads = [...page.text.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g)].map((m) => m[1]);
-    expect(preloads.some((href) => /^\/assets\/react-[\w-]+\.js$/.test(href!))).toBe(true);
+    expect(preloads.some((href) => /^\/assets\/first-load-[\w-]+\.js$/.test(href!))).toBe(true);
     // The first paint waits for no request: no stylesheet link, its text in a nonced <style>.
     expect([...page.text.matchAll(/<link rel="modulepreload"[^>]*>/g)].every(([link]) => link.includes('fetchPriority="low"'))).toBe(true);
     expect(page.text).not.toMatch(/<link rel="stylesheet"/);
