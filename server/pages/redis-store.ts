@@ -48,14 +48,21 @@ export function createRedisStore({ url, timeoutMs, logger, onOutage }: RedisStor
   /** The first call sent after the outage began, or undefined while Redis answers. */
   let downFrom: number | undefined;
 
+  /** Until the first connection is made or refused: a call then finds no client yet, which is no outage to tell. */
+  let connecting = true;
   const failed = (error: unknown) => {
     onOutage?.();
-    if (downFrom !== undefined) return;
+    if (downFrom !== undefined || connecting) return;
     downFrom = calls + 1;
     logger.warn({ error: { message: error instanceof Error ? error.message : String(error) } }, OUTAGE_MESSAGE);
   };
+  /** The first call sent after the client last became ready (connected, or reconnected). */
+  let readyFrom = 0;
+  client.on('ready', () => (readyFrom = calls + 1));
   const succeeded = (call: number) => {
-    if (downFrom === undefined || call < downFrom) return;
+    // Recovered only once the client has reconnected since the outage began: an answer on the old
+    // connection (a transaction queued before it closed) says nothing of Redis now.
+    if (downFrom === undefined || call < downFrom || readyFrom < downFrom) return;
     downFrom = undefined;
     logger.info(RECOVERED_MESSAGE);
   };
@@ -83,7 +90,15 @@ export function createRedisStore({ url, timeoutMs, logger, onOutage }: RedisStor
   }
 
   // Connected in the background: the host serves (without a cache) while Redis is not there yet.
-  client.connect().catch(failed);
+  // A Redis away at start-up keeps connect() pending while it retries: past the connect timeout, calls that fail are an outage.
+  setTimeout(() => (connecting = false), options.socket.connectTimeout).unref();
+  client.connect().then(
+    () => (connecting = false),
+    (error: unknown) => {
+      connecting = false;
+      failed(error);
+    },
+  );
   subscriber
     .connect()
     .then(() =>
