@@ -12,7 +12,7 @@ import { connectPageScripts, createDeferredRegistry, DeferredPlaceholders } from
 import { PrefetchContext } from './router/both/Link.tsx';
 import { routeFailure } from './router/both/route-failure.ts';
 import { lazyNavigation } from './router/browser/lazy-navigation.ts';
-import { createRouteDiscovery } from './router/browser/route-discovery.ts';
+import { createRouteTable } from './router/browser/route-table.ts';
 import { reloadOnStaleChunk } from './stale-chunk.ts';
 import './styles.css';
 // After the app's styles: an error inside a page keeps the error pages' look.
@@ -36,8 +36,9 @@ const errorHooks = config.sentry ? (await import('./sentry.ts')).initSentry(conf
 // The router starts from the routes this page matched and learns others from the server as
 // links are prefetched or followed. Loader data comes from the server too: in this page for the
 // first render, then per navigation; actions run there, asked by the same data strategy.
-const discovery = createRouteDiscovery(config.build, config.router.routes);
-const { routes } = discovery;
+const initialPath = window.location.pathname;
+const table = createRouteTable(config.router.routes);
+const { routes } = table;
 
 /** The matched routes' code must be here before hydration, or React would render nothing for them. */
 async function loadMatchedRoutes(all: RouteObject[]): Promise<void> {
@@ -62,11 +63,16 @@ const loaderData = deferred.revive(config.router.loaderData);
 // A route whose clientLoader runs at hydration starts without data, so React Router shows its
 // HydrateFallback (what the server sent); its serverLoader() answers with the page's data.
 const hydrating = new Set(config.router.routes.filter((route) => route.clientLoader === 'hydrate').map((route) => route.id));
-// Prefetching and the data strategy come in a chunk of their own, which hydration does not wait for.
+// Prefetching, the data strategy and route discovery come in a chunk of their own, which
+// hydration does not wait for.
 const navigation = lazyNavigation({
+  build: config.build,
   routes: () => router.routes,
-  dataRouteIds: discovery.dataRouteIds,
-  discover: (pathname, batch) => discovery.discover(pathname, (parentId, children) => router.patchRoutes(parentId, children), batch),
+  table,
+  initialPath,
+  initial: config.router.routes,
+  patchRoutes: (parentId, children) => router.patchRoutes(parentId, children),
+  navigation: () => router.state.navigation,
   revalidating: () => router.state.revalidation === 'loading',
   hydrated: loaderData,
 });
@@ -78,7 +84,7 @@ const router = createBrowserRouter(routes, {
     errors: config.router.errors,
   },
   dataStrategy: navigation.dataStrategy,
-  patchRoutesOnNavigation: discovery.patchRoutesOnNavigation(() => router.state.navigation),
+  patchRoutesOnNavigation: navigation.patchRoutesOnNavigation,
 });
 
 // Development: a loader or action edited on the server reloads the open page's data, not the

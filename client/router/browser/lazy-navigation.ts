@@ -1,11 +1,12 @@
-// The prefetcher and the data strategy are two small stand-ins in the first load; their code
-// (./client-navigation.ts: prefetching, the data strategy, the data client) is one chunk that
+// The prefetcher, the data strategy and route discovery are small stand-ins in the first load;
+// their code (./client-navigation.ts: prefetching, the data strategy, the data client, route
+// discovery's requests) is one chunk that
 // the entry starts fetching once it has started hydration, which never waits for it
 // (docs/performance.md, "First-load JavaScript"). A link in view, an intent or a navigation
 // before it has come waits for it.
-import type { DataStrategyFunction } from 'react-router';
+import type { DataStrategyFunction, PatchRoutesOnNavigationFunction } from 'react-router';
 import type { NavigationDeps } from './client-navigation.ts';
-import { loadDocument } from './document-load.ts';
+import { documentLoadOf, loadDocument, withDeadline } from './document-load.ts';
 import type { Prefetcher } from './prefetch.ts';
 
 type Navigation = ReturnType<(typeof import('./client-navigation.ts'))['createNavigation']>;
@@ -13,6 +14,8 @@ type Navigation = ReturnType<(typeof import('./client-navigation.ts'))['createNa
 export interface LazyNavigation {
   prefetcher: Prefetcher;
   dataStrategy: DataStrategyFunction;
+  /** React Router's, for paths it does not know yet (./route-discovery.ts). */
+  patchRoutesOnNavigation: PatchRoutesOnNavigationFunction;
   /** Fetches the chunk, once; every stand-in asks for it too. */
   load(): Promise<Navigation>;
 }
@@ -59,5 +62,13 @@ export function lazyNavigation(deps: NavigationDeps): LazyNavigation {
           throw error;
         },
       ),
+    // A page load waits for the chunk no longer than for its answer (./document-load.ts); a
+    // fetcher's or a submission's path, if the chunk does not come, ends as React Router's 404.
+    patchRoutesOnNavigation: async (args) => {
+      const href = documentLoadOf(args, deps.navigation());
+      const loaded = await (href === undefined ? load() : withDeadline(load(), href, args.signal)).catch(() => undefined);
+      if (loaded !== undefined) return loaded.patchRoutesOnNavigation(args);
+      if (href !== undefined) await loadDocument(href, args.signal);
+    },
   };
 }
