@@ -50,10 +50,16 @@ export function createRegeneration(deps: RegenerationDeps) {
   const { failures, sessions, cache } = deps;
   return async function regenerate(req: Request, res: Response, route: MatchedRoute, url: URL, spec: CacheSpec, routeIds?: string[]) {
     const deadline = detachedDeadline(deps.config.streamTimeoutMs);
+    // Its failures are its own: recorded under the request that found the page stale (its id is
+    // the line's), never onto that answer (its access line, its digest, its headers sent).
+    const own = Object.defineProperties(Object.create(res) as Response, {
+      locals: { value: { route: res.locals.route } },
+      headersSent: { value: false },
+    });
     let failed = false;
     const record = (error: unknown) => {
       failed = true;
-      return failures.record(error, req, res, 'revalidation');
+      return failures.record(error, req, own, 'revalidation');
     };
     const onError: OnError = (error, where) => {
       if (isInstance(error, ClientAbortError)) return { status: 499, digest: undefined };

@@ -101,7 +101,9 @@ describe('a page whose route asks to be reused', () => {
       expect(stale.headers['x-cache']).toBe('STALE');
       await expect.poll(() => logs.failures().length).toBe(1);
       const [failure] = logs.failures();
-      expect(failure).toMatchObject({ revalidation: true, status: 500, reqId: stale.headers['x-request-id'] });
+      expect(failure).toMatchObject({ revalidation: true, status: 500, reqId: stale.headers['x-request-id'], headersSent: false });
+      // The stale answer was a 200 with nothing wrong: its access line carries no digest of the regeneration's.
+      expect(logs.access(stale.headers['x-request-id'] as string)).not.toHaveProperty('digest');
       expect(failure!.digest).toMatch(/\w+/);
       // Within the back-off: the stale page again, no render.
       const again = await request(app).get('/cached').expect(200);
