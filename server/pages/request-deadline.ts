@@ -15,8 +15,8 @@ export interface Deadline {
   renderSignal: AbortSignal;
 }
 
-/** One deadline for everything a request does (loaders, then the render); its timers are cleared however the response ends. */
-export function requestDeadline(res: Response, ms: number): Deadline {
+/** The deadline's two signals and their timers; `done()` clears the timers, `gone()` stops both at once. */
+function startDeadline(ms: number) {
   const loaders = new AbortController();
   const render = new AbortController();
   let grace: NodeJS.Timeout | undefined;
@@ -25,16 +25,28 @@ export function requestDeadline(res: Response, ms: number): Deadline {
     loaders.abort(reason);
     grace = setTimeout(() => render.abort(reason), RENDER_ABORT_GRACE_MS);
   }, ms);
+  return {
+    deadline: { signal: loaders.signal, renderSignal: render.signal },
+    done() {
+      clearTimeout(timer);
+      clearTimeout(grace);
+    },
+    gone(reason: Error) {
+      loaders.abort(reason);
+      render.abort(reason);
+    },
+  };
+}
+
+/** One deadline for everything a request does (loaders, then the render); its timers are cleared however the response ends. */
+export function requestDeadline(res: Response, ms: number): Deadline {
+  const started = startDeadline(ms);
   // 'close' follows 'finish' too: clearing here drops the closures however the response ends.
   res.on('close', () => {
-    clearTimeout(timer);
-    clearTimeout(grace);
-    if (res.writableFinished) return;
-    const gone = new ClientAbortError();
-    loaders.abort(gone);
-    render.abort(gone);
+    started.done();
+    if (!res.writableFinished) started.gone(new ClientAbortError());
   });
-  return { signal: loaders.signal, renderSignal: render.signal };
+  return started.deadline;
 }
 
 /**
@@ -42,17 +54,6 @@ export function requestDeadline(res: Response, ms: number): Deadline {
  * server/pages/page-cache.ts): `done()` clears its timers once the work ended.
  */
 export function detachedDeadline(ms: number): Deadline & { done(): void } {
-  const loaders = new AbortController();
-  const render = new AbortController();
-  let grace: NodeJS.Timeout | undefined;
-  const timer = setTimeout(() => {
-    const reason = new StreamTimeoutError(ms);
-    loaders.abort(reason);
-    grace = setTimeout(() => render.abort(reason), RENDER_ABORT_GRACE_MS);
-  }, ms);
-  const done = () => {
-    clearTimeout(timer);
-    clearTimeout(grace);
-  };
-  return { signal: loaders.signal, renderSignal: render.signal, done };
+  const started = startDeadline(ms);
+  return { ...started.deadline, done: started.done };
 }
