@@ -14,8 +14,6 @@ import { groupOf, STALE_KEEP_MS, type CacheEntry, type CacheStore } from './cach
 
 const PREFIX = 'rsh:';
 const CHANNEL = `${PREFIX}invalidate`;
-/** How long a stale entry may still be served past its revalidate time: a day, then it is rendered anew. */
-
 /** Between reconnection attempts while Redis is away: soon enough to recover, rare enough to cost nothing. */
 const RECONNECT_MAX_MS = 2_000;
 export const OUTAGE_MESSAGE = 'page cache store unreachable: rendering without it';
