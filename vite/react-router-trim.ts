@@ -10,7 +10,7 @@
 //   production build), they are declarations again, dropped when unused.
 // - Client instrumentation (router/instrumentation.js), which createRouter() wraps the router in
 //   when given `instrumentations`. The browser's one router is the host's
-//   (client/entry-client.tsx), created without them: the branch is dead, and so is the module.
+//   (client/hydrate-page.tsx), created without them: the branch is dead, and so is the module.
 import type { Plugin } from 'vite';
 
 /** React Router's production modules, on any platform's path separator. */

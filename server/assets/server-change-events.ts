@@ -10,7 +10,7 @@ import { SERVER_CHANGE_EVENT, type ServerChange } from '../../shared/server-chan
  * runs (its watcher calls the graph's onFileChange before any hotUpdate hook), so the next
  * ssrLoadModule of the renderer, and the loader it imports, evaluates the new code. The browser
  * has no module to update for such a file and would do nothing: it is told instead, and its
- * router revalidates (client/entry-client.tsx). A file the browser runs too is left to the
+ * router revalidates (client/hydrate-page.tsx). A file the browser runs too is left to the
  * client's own HMR (Fast Refresh, or a full reload), which also reloads its data.
  * Vite's hook: https://vite.dev/guide/api-environment-plugins#the-hotupdate-hook
  */

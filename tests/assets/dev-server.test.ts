@@ -75,6 +75,9 @@ describe('`npm run dev`', () => {
   it('the client entry is no Fast Refresh boundary: an edit below it reloads the page, never hydrates it twice', async () => {
     const entry = await (await fetch(`${url}/client/entry-client.tsx`)).text();
     expect(entry).not.toContain('import.meta.hot.accept');
+    // The entry's code, which hydrates, is in a module of its own (for the first load's one file).
+    const hydrate = await (await fetch(`${url}/client/hydrate-page.tsx`)).text();
+    expect(hydrate).not.toContain('import.meta.hot.accept');
     // The same check on a module that is one, so the check itself can fail.
     const hydrated = await (await fetch(`${url}/client/Hydrated.tsx`)).text();
     expect(hydrated).toContain('import.meta.hot.accept');

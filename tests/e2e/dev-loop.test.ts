@@ -8,7 +8,7 @@ import { OUTPUT_SHOWN, startDevServer, type DevServer } from '../support/dev-ser
 
 // The dev loop in a browser: an edit of a module only the server runs (a loader, an action, what
 // they import) reaches the open page as fresh data, with no document load
-// (server/assets/server-change-events.ts, client/entry-client.tsx).
+// (server/assets/server-change-events.ts, client/hydrate-page.tsx).
 
 describe('the dev loop', () => {
   let dev: DevServer | undefined;

@@ -2,7 +2,13 @@
 // focus move after a client navigation, and scroll restoration. Its boundary is the root
 // fallback, the full error page.
 import { use, useEffect, useRef } from 'react';
-import { Outlet, ScrollRestoration, UNSAFE_DataRouterDataContext as DataRouterDataContext, useLocation, useMatches } from 'react-router';
+import {
+  Outlet,
+  UNSAFE_DataRouterDataContext as DataRouterDataContext,
+  UNSAFE_useScrollRestoration as useScrollRestoration,
+  useLocation,
+  useMatches,
+} from 'react-router';
 import { LinkTags, linksOf, MetaTags, metaOf, titleOf } from './head-tags.tsx';
 import { isNotFound, isRouteFailure } from './route-failure.ts';
 
@@ -33,6 +39,17 @@ function NavigationAnnouncer({ title }: { title: string }) {
     // The key changes on every navigation, even to the same URL.
   }, [location.key]); // eslint-disable-line react-hooks/exhaustive-deps
   return <p ref={region} className="visually-hidden" aria-live="assertive" aria-atomic="true" data-testid="route-announcer" />;
+}
+
+/**
+ * React Router's `<ScrollRestoration>` without its framework-mode half: in data mode (no
+ * framework context) it runs this hook and renders nothing, and the rest of it, the inline
+ * script that restores a reloaded document's scroll for framework mode's server, is code the
+ * first load carried for nothing (docs/performance.md, "First-load JavaScript").
+ */
+function ScrollRestoration() {
+  useScrollRestoration();
+  return null;
 }
 
 export function HostRoot() {

@@ -92,7 +92,7 @@ export function createDataStrategy(
       }),
     ).then(Object.fromEntries<DataStrategyResult>);
     // The code of every matched route (layouts and pages without loaders too) is inside the
-    // deadline; at hydration it is loaded already (client/entry-client.tsx), and the router not yet made.
+    // deadline; at hydration it is loaded already (client/hydrate-page.tsx), and the router not yet made.
     const code = initiator === 'initialization' ? undefined : prefetcher.loadCode(pageUrl);
     const work = Promise.all([results, code]).then(([loaded]) => loaded);
     // A write is never turned into a document load: that would be a GET, and the post lost.

@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useLocation } from 'react-router';
 import { Link } from '../../host.ts';
 
 /** Twelve links by default: prefetching them must stay within its limit of requests in flight. */
@@ -14,7 +14,9 @@ function bounded(raw: string | null, fallback: number, max: number): number {
 
 /** `?count=N&ms=M`: N links to pages whose loader takes M ms; `&prefetch=viewport` prefetches their data in view. */
 export default function Links() {
-  const [search] = useSearchParams();
+  // Not React Router's useSearchParams: its module is in every page's first load, this one page
+  // only reads the query (docs/performance.md, "First-load JavaScript").
+  const search = new URLSearchParams(useLocation().search);
   const count = bounded(search.get('count'), DEFAULT_COUNT, MAX_COUNT);
   const ms = bounded(search.get('ms'), DEFAULT_TARGET_MS, 30_000);
   const prefetch = search.get('prefetch') === 'viewport' ? 'viewport' : undefined;
