@@ -1,10 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { CODING_SUFFIXES } from './server/assets/accept-encoding.ts';
+import { precompressAssets } from './vite/precompress-assets.ts';
 import { reactRouterTrim } from './vite/react-router-trim.ts';
 
 /** `*.server.ts` modules (route loaders) run only on the server. */
@@ -121,49 +120,6 @@ export function syntheticRoutes(count: number): Plugin {
     writeBundle(options) {
       if (options.dir === undefined || this.environment.config.consumer !== 'client') return;
       writeFileSync(join(options.dir, SYNTHETIC_ROUTES_RECORD), `${JSON.stringify({ syntheticRoutes: count })}\n`);
-    },
-  };
-}
-
-/** Text the browser fetches; images and fonts are compressed formats already. */
-const COMPRESSIBLE_ASSET = /\.(?:js|mjs|css|svg|map|json|txt|html|xml|webmanifest)$/;
-/** Below this a compressed copy saves less than its headers cost: not worth a second file. */
-const MIN_COMPRESSED_BYTES = 256;
-const COMPRESS = {
-  br: (bytes: Buffer) =>
-    brotliCompressSync(bytes, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-      },
-    }),
-  gzip: (bytes: Buffer) => gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }),
-};
-
-/**
- * Writes `<file>.br` and `<file>.gz` beside each text asset of the client build. Built assets
- * never change (hashed names), so each is compressed once, at the highest settings, and the
- * server only picks a file (server/assets/precompressed-assets.ts): brotli at quality 11 is far too
- * slow to run per request.
- */
-export function precompressAssets(): Plugin {
-  return {
-    name: 'react-ssr-host:precompress-assets',
-    apply: 'build',
-    writeBundle(options, bundle) {
-      if (options.dir === undefined) return;
-      for (const fileName of Object.keys(bundle)) {
-        if (!fileName.startsWith('assets/') || !COMPRESSIBLE_ASSET.test(fileName)) continue;
-        const path = join(options.dir, fileName);
-        const bytes = readFileSync(path);
-        if (bytes.length < MIN_COMPRESSED_BYTES) continue;
-        for (const coding of ['br', 'gzip'] as const) {
-          const compressed = COMPRESS[coding](bytes);
-          // A copy no smaller than the file would only cost the client the decoding.
-          if (compressed.length < bytes.length) writeFileSync(path + CODING_SUFFIXES[coding], compressed);
-        }
-      }
     },
   };
 }
