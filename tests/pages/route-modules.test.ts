@@ -4,7 +4,7 @@ import { createRenderer } from '../../client/entry-server.tsx';
 import { routes } from '../../client/routes.tsx';
 import type { RouteDescriptor } from '../../shared/route-discovery.ts';
 import { calls } from '../fixtures/guarded-layout.server.ts';
-import { catchingRoute, guarded } from '../fixtures/fixture-route.ts';
+import { catchingRoute, exportsRoute, guarded } from '../fixtures/fixture-route.ts';
 import { catching } from '../fixtures/catching.server.ts';
 import { createTestApp } from '../support/test-app.ts';
 
@@ -58,6 +58,21 @@ describe('middleware and headers of route modules', () => {
     const { app } = host();
     const res = await request(app).get('/guarded').set('x-let-in', 'Ada').expect(200);
     expect(res.text).toContain(`Ada ${res.headers['x-request-id'] as string}`);
+  });
+});
+
+describe('a page module’s head exports', () => {
+  it('links go into the head (a stylesheet with a precedence, so it loads before its page shows), handle reaches useMatches(), meta titles the page', async () => {
+    const { app } = createTestApp({}, {}, createRenderer([...routes, exportsRoute]));
+    const res = await request(app).get('/exports').expect(200);
+    expect(res.text).toMatch(/<link rel="stylesheet" href="\/fixture-exports.css" data-precedence="route"\/>/);
+    expect(res.text).toContain('<link rel="preconnect" href="https://cdn.example"/>');
+    expect(res.text).toContain('<p data-testid="crumbs">Exports crumb</p>');
+    expect(res.text).toContain('<title>Exports · Fixture</title>');
+    expect(res.text).toContain('<meta name="description" content="A page of exports"/>');
+    // The app's handle cannot replace the host's own keys: once loaded, the page is still a page, not a resource route.
+    const again = await request(app).get('/exports').expect(200);
+    expect(again.headers['content-type']).toMatch(/^text\/html/);
   });
 });
 

@@ -37,7 +37,9 @@ type LazyPart = Pick<RouteObject, 'Component' | 'ErrorBoundary' | 'HydrateFallba
 export function lazyPage(load: () => Promise<PageModule>, handle: RouteHandle, styles?: () => Promise<unknown>) {
   return async (): Promise<LazyPart> => {
     const [page] = await Promise.all([load(), styles?.()]);
-    Object.assign(handle, page.handle, { page });
+    // The app's handle beside the host's own keys, which it cannot replace (route-handle.ts).
+    for (const [key, value] of Object.entries(page.handle ?? {})) if (!(key in handle)) handle[key] = value;
+    handle.page = page;
     const part: LazyPart = { Component: page.default };
     if (page.ErrorBoundary !== undefined && handle.boundary !== true) part.ErrorBoundary = page.ErrorBoundary;
     if (page.HydrateFallback !== undefined) part.HydrateFallback = page.HydrateFallback;

@@ -126,7 +126,7 @@ export interface PageModule {
   meta?: (args: MetaArgs<never>) => readonly MetaDescriptor[] | undefined;
   /** Every matched route's links go into the head; a stylesheet loads before its page shows. */
   links?: () => readonly LinkDescriptor[];
-  /** Anything the app's components read through useMatches(). */
+  /** Anything the app's components read through useMatches(); the host's own keys (client/router/both/route-handle.ts) keep their values. */
   handle?: Record<string, unknown>;
   shouldRevalidate?: ShouldRevalidateFunction;
   /** Runs in the browser; `serverLoader()` asks the server for the route's loader data. */
