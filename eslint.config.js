@@ -53,7 +53,7 @@ export default tseslint.config(
       // pino-http types the request id as string | number | object; ours is always a string
       // (access-log.ts's genReqId makes it).
       '@typescript-eslint/no-base-to-string': ['error', { ignoredTypeNames: ['ReqId'] }],
-      // One job per file (../shared/STYLE.md, restated in docs/architecture.md): a file past 250
+      // One job per file (the house style, docs/architecture.md "Rules that check themselves"): a file past 250
       // lines is doing two. Lines as written, comments included: they are read too.
       'max-lines': ['error', { max: 250 }],
     },
