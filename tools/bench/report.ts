@@ -61,7 +61,7 @@ function extras(report: BenchReport): string[] {
     `Peak RSS (VmHWM) after the load: server ${peakRssMb.server.toFixed(1)} MB; floors: node:http ${peakRssMb.httpFloor.toFixed(1)} MB, Express+React ${peakRssMb.reactFloor.toFixed(1)} MB, bare ${peakRssMb.bareFloor.toFixed(1)} MB`,
   );
   const files = firstLoadJs.files.map((file) => `${file.path} ${(file.gzipBytes / 1024).toFixed(1)} KB`).join(', ');
-  lines.push(`First-load JS of / (gzip, zlib default level): ${(firstLoadJs.gzipBytes / 1024).toFixed(1)} KB (${files})`);
+  lines.push(`First-load JS of / (gzip as served: the build's .gz): ${(firstLoadJs.gzipBytes / 1024).toFixed(1)} KB (${files})`);
   const floor = report.httpFloor;
   lines.push(
     `node:http floor (same HTML bytes as /): ${floor.rps.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, CPU ${floor.cpuUsPerRequest.toFixed(0)} µs/req`,
