@@ -1,8 +1,9 @@
-// Starts the three floors as processes of their own, so each gets a core as our server does.
+// Starts the five floors as processes of their own, so each gets a core as our server does.
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSnapshot } from './build-snapshot.ts';
+import { memoryMb } from './proc.ts';
 import { spawnServer, type RunningServer } from '../harness/spawn.ts';
 
 const HERE = 'tools/bench';
@@ -38,7 +39,28 @@ export function startBareFloor(cpus?: string): Promise<RunningServer> {
   });
 }
 
+/** Bare Express: a fixed 10 KB page on /page, Express's own 404 elsewhere (floor-express.ts). */
+export function startExpressFloor(cpus?: string): Promise<RunningServer> {
+  return spawnServer({ command: withTsx(`${HERE}/floor-express.ts`), cpus, readyOn: 'healthz' });
+}
+
+/** The failure floor (floor-failure.tsx); its pino lines go to `stdoutFile`, as our server's do in the bench. */
+export function startFailureFloor(stdoutFile: string, cpus?: string): Promise<RunningServer> {
+  return spawnServer({ command: withTsx(`${HERE}/floor-failure.tsx`), stdoutFile, cpus, readyOn: 'healthz' });
+}
+
 /** `node --import tsx file`: the pid is the server itself, not a tsx launcher. */
 function withTsx(file: string): string[] {
   return ['node', '--import', 'tsx', file];
+}
+
+/** Starts a floor, runs `work` on it, and reads its peak memory before stopping it. */
+export async function benchFloor<T>(start: () => Promise<RunningServer>, work: (floor: RunningServer) => Promise<T>) {
+  const floor = await start();
+  try {
+    const results = await work(floor);
+    return { results, peakRssMb: memoryMb(floor.pid, 'VmHWM') };
+  } finally {
+    await floor.stop();
+  }
 }

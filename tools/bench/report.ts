@@ -9,6 +9,8 @@ import { ROOT } from '../harness/paths.ts';
 import { benchTable, toMarkdown, toText } from './table.ts';
 import type { CompressedPage, Row, Target } from './targets.ts';
 import { growthTable, type GrowthReport } from './route-growth.ts';
+import type { FixedAndFailureFloors } from './fixed-and-failure-floors.ts';
+import { STORED_PATH, type Stampede } from './stored-page.ts';
 
 export const ARTIFACT_DIR = join(ROOT, 'artifacts/bench');
 
@@ -28,6 +30,10 @@ export interface BenchReport {
   compressedPage: CompressedPage;
   /** The same requests against the demo's route table and a build with 1,000 more routes. */
   growth: GrowthReport;
+  /** Issue 37: /about loaded while stored, the floors it and the failure paths are held to, and a stampede on it once stale. */
+  storedPage: Measured;
+  fixedAndFailureFloors: FixedAndFailureFloors;
+  stampede: Stampede;
 }
 
 export function machine(): Omit<BenchReport['machine'], 'busyBefore'> {
@@ -66,7 +72,20 @@ function extras(report: BenchReport): string[] {
   lines.push(
     `node:http floor (same HTML bytes as /): ${floor.rps.toFixed(0)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, CPU ${floor.cpuUsPerRequest.toFixed(0)} µs/req`,
   );
+  lines.push(...storedLines(report));
   return lines;
+}
+
+const rate = (m: Measured) => `${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, CPU ${m.cpuUsPerRequest.toFixed(0)} µs/req`;
+
+function storedLines({ storedPage, fixedAndFailureFloors: floors, stampede }: BenchReport): string[] {
+  const xCache = Object.entries(stampede.xCache).map(([kind, count]) => `${kind}×${count}`);
+  return [
+    `Stored page ${STORED_PATH} (warmed once, then loaded: HIT, STALE once its 10 s pass): ${rate(storedPage)}, log ${storedPage.logBytesPerRequest.toFixed(0)} B/req`,
+    `Bare Express floor (floor-express.ts): fixed 10 KB page ${rate(floors.fixedPage)}; its own 404 ${rate(floors.express404)}; peak RSS ${floors.peakRssMb.express.toFixed(1)} MB`,
+    `Failure floor (floor-failure.tsx: HMAC digest, one pino line, renderToString): ${rate(floors.failure)}, log ${floors.failure.logBytesPerRequest.toFixed(0)} B/req; peak RSS ${floors.peakRssMb.failure.toFixed(1)} MB`,
+    `Stampede: ${stampede.requests} requests at once, each on its own connection, on ${STORED_PATH} just stale: ${stampede.renders} render(s) (distinct "Served at" times), x-cache ${xCache.join(' ')}, p50 ${stampede.p50} ms, p99 ${stampede.p99} ms, errors ${stampede.errors}`,
+  ];
 }
 
 function targetLines(targets: Target[]): string[] {

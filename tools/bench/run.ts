@@ -6,7 +6,9 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_HEADERS, startAppServer } from './app-server.ts';
 import { numberFlag, parseFlags } from './args.ts';
-import { startBareFloor, startHttpFloor, startReactFloor } from './floors.ts';
+import { benchFloor, startBareFloor, startHttpFloor, startReactFloor } from './floors.ts';
+import { benchFixedAndFailureFloors, FIXED_AND_FAILURE_LOAD_RUNS } from './fixed-and-failure-floors.ts';
+import { loadStoredPage, stampede, STAMPEDE_WAIT_S } from './stored-page.ts';
 import { fetchOnce } from '../harness/http.ts';
 import { loadRoute, type LoadSettings, type Measured } from './load.ts';
 import { coldStartMs, entryScript, firstLoadJs, streamTiming } from './measure.ts';
@@ -14,7 +16,7 @@ import { machineBusy, memoryMb } from './proc.ts';
 import { machine, renderText, writeArtifacts, type BenchReport } from './report.ts';
 import { benchRoutes, STREAMED_PATH, withFloorAsset, type BenchRoute } from './routes.ts';
 import type { RunningServer } from '../harness/spawn.ts';
-import { evaluateTargets, type Row } from './targets.ts';
+import { evaluateTargets, storedAndFloorTargets, toRows } from './targets.ts';
 import { COMPRESSED_PAGE_LOAD_RUNS, loadCompressed } from './compressed-page.ts';
 import { benchRouteGrowth, GROWTH_LOAD_RUNS } from './route-growth.ts';
 
@@ -121,52 +123,22 @@ async function benchOurServer(settings: Settings) {
     const results = await loadAll(server, routes, (route) => route.path, settings, 'server', logBytes);
     const compressed = await loadCompressed(server, settings, logBytes);
     assertRunning(server, 'the compressed page');
-    return { html, routes, js, streaming, results, compressed, peakRssMb: memoryMb(server.pid, 'VmHWM') };
+    const storedPage = await loadStoredPage(server, settings, logBytes);
+    const stale = await stampede(server);
+    assertRunning(server, 'the stampede');
+    return { html, routes, js, streaming, results, compressed, storedPage, stampede: stale, peakRssMb: memoryMb(server.pid, 'VmHWM') };
   } finally {
     await stopCleanly(server, 'the server');
     rmSync(logDir, { recursive: true, force: true });
   }
 }
 
-async function benchFloor<T>(start: () => Promise<RunningServer>, work: (floor: RunningServer) => Promise<T>) {
-  const floor = await start();
-  try {
-    const results = await work(floor);
-    return { results, peakRssMb: memoryMb(floor.pid, 'VmHWM') };
-  } finally {
-    await floor.stop();
-  }
-}
-
-function toRows(
-  routes: BenchRoute[],
-  ours: Map<string, Measured>,
-  floors: { react: Map<string, Measured>; bare: Map<string, Measured> },
-  httpFloor: Measured,
-): Row[] {
-  return routes.map((route) => {
-    const mine = ours.get(route.id)!;
-    const theirs = floors.react.get(route.id)!;
-    const bare = floors.bare.get(route.id)!;
-    return {
-      ...route,
-      ...mine,
-      vsHttp: mine.rps / httpFloor.rps,
-      floorRps: theirs.rps,
-      floorCpuUsPerRequest: theirs.cpuUsPerRequest,
-      vsFloor: mine.rps / theirs.rps,
-      bareRps: bare.rps,
-      vsBare: mine.rps / bare.rps,
-    };
-  });
-}
-
-/** Every load run: our routes, the same on the two Express + React floors, the node:http floor, our page plain and compressed, the growth rows. */
-const LOAD_RUNS = 3 * benchRoutes('/asset').length + 1 + COMPRESSED_PAGE_LOAD_RUNS + GROWTH_LOAD_RUNS;
+/** Every load run: our routes, the same on the two Express + React floors, the node:http floor, our page plain and compressed, the stored page, the fixed-page and failure floors, the growth rows. */
+const LOAD_RUNS = 3 * benchRoutes('/asset').length + 1 + COMPRESSED_PAGE_LOAD_RUNS + 1 + FIXED_AND_FAILURE_LOAD_RUNS + GROWTH_LOAD_RUNS;
 
 function startWatchdog(settings: Settings): void {
   // Each run has its warm-up, and loadAll warms every route once more first.
-  const budgetS = FIXED_BUDGET_S + LOAD_RUNS * (settings.durationS + 2 * settings.warmupS);
+  const budgetS = FIXED_BUDGET_S + STAMPEDE_WAIT_S + LOAD_RUNS * (settings.durationS + 2 * settings.warmupS);
   setTimeout(() => {
     console.error(`bench: still running after ${budgetS} s; aborting`);
     process.exit(2);
@@ -198,6 +170,10 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
     () => startBareFloor(serverCpus(settings)),
     (floor) => loadAll(floor, react.results.routes, (route) => route.floorPath, settings, 'bare express+react'),
   );
+  const fixed = await benchFixedAndFailureFloors(
+    (floor, routes, who, logBytes) => loadAll(floor, routes, (route) => route.path, settings, who, logBytes),
+    serverCpus(settings),
+  );
   const growth = await benchRouteGrowth(settings, serverCpus(settings));
   const rows = toRows(react.results.routes, ours.results, { react: react.results.measured, bare: bare.results }, http.results);
   const report: BenchReport = {
@@ -210,7 +186,13 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
     coldStart,
     peakRssMb: { server: ours.peakRssMb, httpFloor: http.peakRssMb, reactFloor: react.peakRssMb, bareFloor: bare.peakRssMb },
     firstLoadJs: ours.js,
-    targets: evaluateTargets(rows, ours.js.gzipBytes, ours.compressed),
+    targets: [
+      ...evaluateTargets(rows, ours.js.gzipBytes, ours.compressed),
+      ...storedAndFloorTargets(rows, ours.storedPage, fixed, ours.stampede),
+    ],
+    storedPage: ours.storedPage,
+    stampede: ours.stampede,
+    fixedAndFailureFloors: fixed,
     compressedPage: ours.compressed,
     growth,
   };
@@ -223,7 +205,11 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
     ...react.results.measured.values(),
     ...bare.results.values(),
     ...grown,
-  ].reduce((sum, m) => sum + m.unexpected, 0);
+    ours.storedPage,
+    fixed.fixedPage,
+    fixed.express404,
+    fixed.failure,
+  ].reduce((sum, m) => sum + m.unexpected, ours.stampede.errors + ours.stampede.requests - (ours.stampede.statuses[200] ?? 0));
   return { report, unexpected };
 }
 

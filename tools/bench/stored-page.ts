@@ -1,0 +1,98 @@
+// Issue 37's rows on stored pages (docs/caching.md): the demo's /about loaded while it is stored
+// (HIT), and a stampede on it right after it went stale, with the renders it caused counted.
+import { BROWSER_HEADERS } from './app-server.ts';
+import { cache } from '../../client/pages/about.server.ts';
+import { fetchOnce, type Fetched } from '../harness/http.ts';
+import type { RunningServer } from '../harness/spawn.ts';
+import { loadRoute, type LoadSettings, type Measured } from './load.ts';
+
+export const STORED_PATH = '/about';
+/** The issue's stampede: this many requests at once, each on a connection of its own. */
+export const STAMPEDE_REQUESTS = 1_000;
+/** A regeneration of /about takes milliseconds; this is ample for it to be stored before we look. */
+const REGENERATION_SETTLE_MS = 1_000;
+/** The longest the stampede row waits for /about to go stale (the watchdog in run.ts counts it). */
+export const STAMPEDE_WAIT_S = cache.revalidate + 2;
+
+export interface Stampede {
+  requests: number;
+  statuses: Record<string, number>;
+  /** Answers by their x-cache header: all STALE when single-flight holds. */
+  xCache: Record<string, number>;
+  /** Renders the stampede caused: distinct "Served at" times other than the stale page's, in its answers and the next one. */
+  renders: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The about page shows when its stored copy was rendered (client/pages/About.tsx): one time per render. */
+function servedAt(page: Fetched): string | undefined {
+  return /Served at (\d{4}-\d\d-\d\dT[\d:.]+Z)\./.exec(page.body)?.[1];
+}
+
+/** Warmed once (the store then holds it), then loaded like the other rows: answers are HIT, or STALE with one regeneration per 10 s. */
+export async function loadStoredPage(server: RunningServer, settings: LoadSettings, logBytes: () => number): Promise<Measured> {
+  const warm = await fetchOnce(server.url + STORED_PATH, { headers: { ...BROWSER_HEADERS } });
+  const second = await fetchOnce(server.url + STORED_PATH, { headers: { ...BROWSER_HEADERS } });
+  if (warm.status !== 200 || second.headers['x-cache'] !== 'HIT')
+    throw new Error(`${STORED_PATH} was not stored: ${warm.status}, then x-cache ${String(second.headers['x-cache'])}`);
+  const measured = await loadRoute(server.pid, server.url + STORED_PATH, { ...BROWSER_HEADERS }, 200, settings, logBytes);
+  const label = `stored page ${STORED_PATH} (HIT)`;
+  console.log(
+    `  ${'server'.padEnd(14)} ${label.padEnd(30)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms`,
+  );
+  return measured;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+
+/** Waits for /about's stored copy to go stale, then sends STAMPEDE_REQUESTS at once. */
+export async function stampede(server: RunningServer): Promise<Stampede> {
+  const url = server.url + STORED_PATH;
+  const headers = { ...BROWSER_HEADERS };
+  let probe = await fetchOnce(url, { headers });
+  if (probe.headers['x-cache'] !== 'HIT') {
+    // A stale or missing copy is being rendered anew by this probe: look again once it is stored.
+    await sleep(REGENERATION_SETTLE_MS);
+    probe = await fetchOnce(url, { headers });
+  }
+  const stale = servedAt(probe);
+  const age = Number(probe.headers.age ?? 0);
+  if (probe.headers['x-cache'] !== 'HIT' || stale === undefined)
+    throw new Error(`${STORED_PATH} is not stored: x-cache ${String(probe.headers['x-cache'])}`);
+  // Age is whole seconds: one more second makes sure the copy is older than `revalidate`.
+  await sleep(Math.max(0, cache.revalidate + 1 - age) * 1000);
+  const answers = await Promise.all(
+    Array.from({ length: STAMPEDE_REQUESTS }, () => fetchOnce(url, { headers, allowCut: true }).catch(() => undefined)),
+  );
+  await sleep(REGENERATION_SETTLE_MS);
+  const after = await fetchOnce(url, { headers });
+  const statuses: Record<string, number> = {};
+  const xCache: Record<string, number> = {};
+  const rendered = new Set<string>();
+  for (const answer of [...answers, after]) {
+    if (!answer) continue;
+    const at = servedAt(answer);
+    if (at !== undefined && at !== stale) rendered.add(at);
+  }
+  for (const answer of answers) {
+    if (!answer) continue;
+    statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+    const kind = String(answer.headers['x-cache'] ?? 'none');
+    xCache[kind] = (xCache[kind] ?? 0) + 1;
+  }
+  const times = answers.flatMap((answer) => (answer ? [answer.totalMs] : [])).sort((a, b) => a - b);
+  return {
+    requests: STAMPEDE_REQUESTS,
+    statuses,
+    xCache,
+    renders: rendered.size,
+    p50: Math.round(percentile(times, 50)),
+    p99: Math.round(percentile(times, 99)),
+    errors: answers.filter((answer) => answer === undefined || !answer.complete).length,
+  };
+}
