@@ -31,7 +31,7 @@ import { describeBranch, loadPages } from './router/server/route-descriptions.ts
 import { bodyLimitsOf, cachePolicyOf, methodsOf, targetOf } from './router/server/route-methods.ts';
 import { asTransported } from './router/server/transport.ts';
 import { routeHeaders } from './router/server/route-headers.ts';
-import { hasMiddleware, queryRouteThroughMiddleware, queryThroughMiddleware } from './router/server/server-middleware.ts';
+import { queryRouteThroughMiddleware, queryThroughMiddleware, serverModulesOf } from './router/server/server-middleware.ts';
 import {
   answerOf,
   asResponse,
@@ -120,16 +120,12 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const calls = callContext(request);
     // A mutation runs the target route's action first, then every loader (revalidation).
     const fromMiddleware = new Headers();
-    const query = queryThroughMiddleware(
-      handler,
-      fetchRequest(request),
-      { requestContext: routerContext(calls) },
-      await hasMiddleware(matches),
-      fromMiddleware,
-    );
+    const modules = await serverModulesOf(matches);
+    const options = { requestContext: routerContext(calls) };
+    const query = queryThroughMiddleware(handler, fetchRequest(request), options, modules, fromMiddleware);
     const result = await untilAborted(query, request.renderSignal);
     if (result instanceof Response) return answerOf(result, calls.headers);
-    const headers = await routeHeaders(matches, result, calls.headers, fromMiddleware);
+    const headers = routeHeaders(matches, modules, result, calls.headers, fromMiddleware);
     const fail = loaderFailure(onError);
     // React Router sends a failure to the nearest route that declares a boundary, else to the
     // root: the host's own pages answer those (its 404 page for a notFound()).
@@ -186,10 +182,11 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
       skipRevalidation: mutation,
     };
     const fromMiddleware = new Headers();
-    const query = queryThroughMiddleware(handlerFor(matches), fetchRequest(request), options, await hasMiddleware(matches), fromMiddleware);
+    const modules = await serverModulesOf(matches);
+    const query = queryThroughMiddleware(handlerFor(matches), fetchRequest(request), options, modules, fromMiddleware);
     const result = await untilAborted(query, request.renderSignal);
     if (result instanceof Response) return answerOf(result, calls.headers);
-    const headers = await routeHeaders(matches, result, calls.headers, fromMiddleware);
+    const headers = routeHeaders(matches, modules, result, calls.headers, fromMiddleware);
     const fail = loaderFailure(onError);
     const errors = recordErrors(fail, result.errors);
     const answered = mutation ? (result.actionData ?? {}) : result.loaderData;
@@ -203,7 +200,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     const calls = callContext(request);
     const { headers } = calls;
     const options = { routeId: matches.at(-1)!.route.id, requestContext: routerContext(calls) };
-    const query = queryRouteThroughMiddleware(handlerFor(matches), fetchRequest(request), options, await hasMiddleware(matches));
+    const query = queryRouteThroughMiddleware(handlerFor(matches), fetchRequest(request), options, await serverModulesOf(matches));
     const outcome = await untilAborted(
       query.then(
         (value: unknown) => ({ value }),

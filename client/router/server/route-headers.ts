@@ -6,7 +6,7 @@
 // rule stands: every header a loader or action set reaches the answer (server-calls.ts), which
 // framework mode would drop without a `headers` export.
 import type { RouteMatch, StaticHandlerContext } from 'react-router';
-import { handleOf } from '../both/route-handle.ts';
+import type { ServerModule } from '../both/route-module.ts';
 import { HOST_HEADERS } from './server-calls.ts';
 
 /** Adds each of `from`'s cookies that `to` does not have yet. */
@@ -32,13 +32,13 @@ function errorHeadersOf(context: StaticHandlerContext, matches: readonly RouteMa
  * The answer's headers for a page or its data: `collected` is the host's own rule (every route's
  * headers), `fromMiddleware` what middleware set on the Response next() gave them, set last.
  */
-export async function routeHeaders(
+export function routeHeaders(
   matches: readonly RouteMatch[],
+  modules: readonly (ServerModule | undefined)[],
   context: StaticHandlerContext,
   collected: Headers,
   fromMiddleware: Headers,
-): Promise<Headers> {
-  const modules = await Promise.all(matches.map((m) => handleOf(m).server?.() ?? Promise.resolve(undefined)));
+): Headers {
   if (!modules.some((module) => module?.headers !== undefined)) return withMiddleware(collected, fromMiddleware);
   const errorHeaders = errorHeadersOf(context, matches);
   const failedAt = context.errors == null ? -1 : matches.findIndex((m) => context.errors![m.route.id!] !== undefined);

@@ -16,9 +16,13 @@ export function serverMiddleware(load: () => Promise<ServerModule>): MiddlewareF
   return async (args, next) => runChain((await load()).middleware ?? [], args as Parameters<Middleware>[0], next);
 }
 
+/** The matched routes' server modules, in order (none for a route without one): loaded once per request, read by the middleware and headers steps. */
+export function serverModulesOf(matches: readonly RouteMatch[]): Promise<(ServerModule | undefined)[]> {
+  return Promise.all(matches.map((m) => handleOf(m).server?.() ?? Promise.resolve(undefined)));
+}
+
 /** Whether any matched route's server module has middleware: most branches have none and skip the pipeline. */
-export async function hasMiddleware(matches: readonly RouteMatch[]): Promise<boolean> {
-  const modules = await Promise.all(matches.map((m) => handleOf(m).server?.() ?? Promise.resolve(undefined)));
+function hasMiddleware(modules: readonly (ServerModule | undefined)[]): boolean {
   return modules.some((module) => (module?.middleware?.length ?? 0) > 0);
 }
 
@@ -31,10 +35,10 @@ export async function queryThroughMiddleware(
   handler: StaticHandler,
   request: Request,
   options: QueryOptions,
-  withMiddleware: boolean,
+  modules: readonly (ServerModule | undefined)[],
   headers: Headers,
 ): Promise<StaticHandlerContext | Response> {
-  if (!withMiddleware) return handler.query(request, options);
+  if (!hasMiddleware(modules)) return handler.query(request, options);
   let rendered: StaticHandlerContext | undefined;
   const passed = new Response(null);
   const answer = await handler.query(request, {
@@ -56,8 +60,8 @@ export function queryRouteThroughMiddleware(
   handler: StaticHandler,
   request: Request,
   options: RouteQueryOptions,
-  withMiddleware: boolean,
+  modules: readonly (ServerModule | undefined)[],
 ): Promise<unknown> {
-  if (!withMiddleware) return handler.queryRoute(request, options);
+  if (!hasMiddleware(modules)) return handler.queryRoute(request, options);
   return handler.queryRoute(request, { ...options, generateMiddlewareResponse: (inner) => inner(request) });
 }
