@@ -124,14 +124,19 @@ export function createPageCache(deps: PageCacheDeps) {
       .finally(() => regenerating.delete(key));
   }
 
+  /** Drops this target's entry, by the variants this replica knows of it. */
+  async function forget(spec: CacheSpec, req: Request): Promise<void> {
+    const key = keyFor(spec, varyNames.get(baseKey(spec)) ?? [], req);
+    if (key !== undefined) await store.delete(key);
+  }
+
   async function keep(spec: CacheSpec, req: Request, body: string, facts: RenderFacts): Promise<boolean> {
     if (spec.generation !== invalidations) return false;
     const reason = notStorable(facts);
     if (reason !== undefined) {
       tell(spec, reason);
       // A clean render that may not be stored (a 404 now, one user's page): the old page must not outlive it.
-      const known = keyFor(spec, varyNames.get(baseKey(spec)) ?? [], req);
-      if (!facts.failed && known !== undefined) await store.delete(known);
+      if (!facts.failed) await forget(spec, req);
       return false;
     }
     const names = [...facts.reads].sort();
@@ -158,10 +163,7 @@ export function createPageCache(deps: PageCacheDeps) {
     generation: () => invalidations,
 
     /** Drops this target's entry: its regeneration answered what may not be stored (a 404, a redirect). */
-    async forget(spec: CacheSpec, req: Request): Promise<void> {
-      const key = keyFor(spec, varyNames.get(baseKey(spec)) ?? [], req);
-      if (key !== undefined) await store.delete(key);
-    },
+    forget,
 
     /** The route's `cache` export, checked; a malformed one is said once and the route is never stored. */
     async policyOf(route: MatchedRoute): Promise<Policy | undefined> {
