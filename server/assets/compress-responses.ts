@@ -1,5 +1,7 @@
 import { constants } from 'node:zlib';
 import compression from 'compression';
+import compressibleMime from 'compressible';
+import { boundedMemo } from '../../shared/bounded-memo.ts';
 import type { Request, RequestHandler, Response } from 'express';
 import { createCompressionSlots } from './compression-slots.ts';
 
@@ -37,9 +39,44 @@ export interface CompressOptions {
   onBusy?: () => void;
 }
 
+/** Content types seen are few (ours); a client cannot add to them, but the memo is bounded anyway. */
+const MAX_REMEMBERED_TYPES = 64;
+/** `compression`'s own test (the `compressible` database), asked once per content type rather than per response. */
+const compressibleType = boundedMemo((type: string) => NDJSON.test(type) || compressibleMime(type) === true, MAX_REMEMBERED_TYPES);
+
 /** What `compression` would compress, before it looks at the size, the method or Accept-Encoding. */
-const compressible = (req: Request, res: Response) =>
-  NDJSON.test(String(res.getHeader('Content-Type') ?? '')) || compression.filter(req, res);
+const compressible = (res: Response) => {
+  const type = res.getHeader('Content-Type');
+  return type !== undefined && compressibleType(String(type));
+};
+
+/** `compression`'s rule for `Cache-Control: no-transform` (RFC 9111 §5.2.2.6): such a response is never re-encoded. */
+const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/;
+const mayTransform = (res: Response) => !NO_TRANSFORM.test(String(res.getHeader('Cache-Control') ?? ''));
+
+/**
+ * A request whose Accept-Encoding names none of the codings (or that has none: curl, probes, most
+ * API clients) can only be answered plain. `compression` would still wrap the response's write,
+ * end and on and negotiate per response: a sixth of a 404's instructions (docs/performance.md). Such
+ * a request skips it, and gets only what `compression` would have added: `Vary: Accept-Encoding`
+ * on what it would compress for another client. Anything that might name a coding goes to it.
+ */
+const MAY_ACCEPT = /br|gzip|deflate|\*/i;
+
+function varyOnly(res: Response): void {
+  // Named parameters, not a rest array: Node's writeHead treats absent ones as not given.
+  const writeHead = res.writeHead as (this: Response, status: number, reason?: unknown, headers?: unknown) => Response;
+  res.writeHead = function (this: Response, status: number, reason?: unknown, headers?: unknown) {
+    if (compressible(this) && mayTransform(this)) varyOnCoding(this);
+    return writeHead.call(this, status, reason, headers);
+  } as Response['writeHead'];
+}
+
+/** Express's res.vary, without parsing a Vary header when there is none yet (the usual case). */
+function varyOnCoding(res: Response): void {
+  if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Accept-Encoding');
+  else res.vary('Accept-Encoding');
+}
 
 /** Whether the response carries a coding (compression treats `identity` as none, and compresses). */
 const encoded = (res: Response) => (res.getHeader('Content-Encoding') ?? 'identity') !== 'identity';
@@ -56,7 +93,7 @@ export function compressResponses({ maxConcurrent, onBusy }: CompressOptions): R
    * gives its slot back at once.
    */
   function filter(req: Request, res: Response): boolean {
-    if (!compressible(req, res)) return false;
+    if (!compressible(res)) return false;
     if (req.method === 'HEAD' || encoded(res)) return true; // compression sends these as they are
     if (slots.take(res)) {
       queueMicrotask(() => {
@@ -69,8 +106,14 @@ export function compressResponses({ maxConcurrent, onBusy }: CompressOptions): R
     if (req.headers['accept-encoding'] !== undefined && req.acceptsEncodings(CODINGS)) onBusy?.();
     return false;
   }
-  return compression({
+  const compress = compression({
     brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_LGWIN]: BROTLI_WINDOW_BITS } },
     filter,
   });
+  return (req, res, next) => {
+    const accepted = req.headers['accept-encoding'];
+    if (accepted !== undefined && MAY_ACCEPT.test(accepted)) return compress(req, res, next);
+    varyOnly(res);
+    next();
+  };
 }

@@ -102,6 +102,28 @@ describe('documents and data', () => {
     expect(asset.headers['content-encoding']).toBe('br');
   });
 
+  const plainHost = listeningTestApp();
+  it.each([
+    ['a page', '/', 200],
+    ['a 404', '/no-such-page', 404],
+    ['JSON', '/api/guestbook', 200],
+    ['a redirect', '/guide', 302],
+    ['navigation data', '/_data/about?_routes=site,about', 200],
+  ])('%s answered plain has the same Vary whether the client named no coding or one it refuses', async (_what, path, status) => {
+    // Without Accept-Encoding (or with only identity) `compression` is skipped; `gzip;q=0` goes
+    // through it and is answered plain too: what a cache sees must not depend on which way it went.
+    const refused = await rawGet(plainHost.url, path, { 'Accept-Encoding': 'gzip;q=0, br;q=0' });
+    expect(refused.status).toBe(status);
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.headers.vary).toContain('Accept-Encoding');
+    for (const headers of [{}, { 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': '' }]) {
+      const plain = await rawGet(plainHost.url, path, headers);
+      expect(plain.status).toBe(status);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe(refused.headers.vary);
+    }
+  });
+
   const host = listeningTestApp({}, {}, createRenderer([...routes, fixture]));
 
   /** The decompressed text as it arrives; resolves once `until` is in it, while the response goes on. */
