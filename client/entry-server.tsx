@@ -54,11 +54,11 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
   type Matches = NonNullable<ReturnType<typeof matchesOf>>;
 
   /** The routes a URL matches, or none when they are diagnostic and the request has no token. */
-  function routesFor(url: URL, allowDiagnostics: boolean) {
+  function routesFor(url: URL, allowDiagnostics: () => boolean) {
     const matches = matchesOf(url.pathname);
     if (matches === null) return null;
     const diagnostics = matches.some((m) => (m.route.handle as RouteHandle | undefined)?.diagnostics);
-    return diagnostics && !allowDiagnostics ? null : matches;
+    return diagnostics && !allowDiagnostics() ? null : matches;
   }
 
   /** Records each route failure once and keeps only what its boundary shows. */
@@ -219,7 +219,7 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     return { type: 'resource', response, headers: new Headers() };
   }
 
-  function match(url: URL, allowDiagnostics: boolean): MatchedRoute | undefined {
+  function match(url: URL, allowDiagnostics: () => boolean): MatchedRoute | undefined {
     const matches = routesFor(url, allowDiagnostics);
     if (matches === null) return undefined;
     const leaf = handleOf(matches.at(-1)!);

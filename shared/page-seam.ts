@@ -209,7 +209,11 @@ export interface BuiltModules {
 }
 
 export interface Renderer {
-  /** The routes matching this URL that this request may see (diagnostics need the token); runs nothing. */
-  match(url: URL, allowDiagnostics: boolean): MatchedRoute | undefined;
+  /**
+   * The routes matching this URL that this request may see; runs nothing. `allowDiagnostics` is
+   * asked only when the branch is a diagnostic one (checking the token is a hash: a 404 or an
+   * ordinary page does not pay for it).
+   */
+  match(url: URL, allowDiagnostics: () => boolean): MatchedRoute | undefined;
   renderErrorPage(props: ServerErrorPageProps, options: StreamOptions): PipeableStream;
 }

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { Router, type Request } from 'express';
 import type { Config } from '../config/config.ts';
 
@@ -10,8 +10,8 @@ import type { Config } from '../config/config.ts';
 
 export const DIAGNOSTICS_HEADER = 'x-diagnostics-token';
 
-/** Hashing first makes the comparison constant-time whatever the lengths. */
-const sha256 = (value: string) => createHash('sha256').update(value).digest();
+/** Hashing first makes the comparison constant-time whatever the lengths (one-shot: no Hash object per request). */
+const sha256 = (value: string) => hash('sha256', value, 'buffer');
 /** The configured token's hash, computed once rather than on every request that sends one. */
 let expectedHash: { token: string; hash: Buffer } | undefined;
 

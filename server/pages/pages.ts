@@ -85,7 +85,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
   /** Matched once; a path no route takes (every 404) builds no request and starts no deadline. */
   async function matched(req: Request, url: URL): Promise<MatchedRoute | undefined> {
     const renderer = await deps.frontend.loadRenderer();
-    return renderer.match(url, diagnosticsAllowed(config, req));
+    return renderer.match(url, () => diagnosticsAllowed(config, req));
   }
 
   /**

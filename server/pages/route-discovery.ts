@@ -67,7 +67,7 @@ export function createRouteDiscovery(config: Config, frontend: Frontend): Reques
     const renderer = await frontend.loadRenderer();
     // Leading slashes as one, as for a request's own path (pagePath): `//x` is a path here, never a host.
     const branch = async (path: string) =>
-      (await renderer.match(new URL(path.replace(/^\/+/, '/'), origin), diagnostics)?.describe(frontend)) ?? [];
+      (await renderer.match(new URL(path.replace(/^\/+/, '/'), origin), () => diagnostics)?.describe(frontend)) ?? [];
     const answer: DiscoveryAnswer | DiscoveryBatchAnswer = batch
       ? { branches: Object.fromEntries(await Promise.all(paths.map(async (path) => [path, await branch(path)] as const))) }
       : { routes: await branch(pagePath(res, DISCOVERY_PATH, '')) };

@@ -116,7 +116,7 @@ describe('documents and data', () => {
     expect(refused.status).toBe(status);
     expect(refused.headers['content-encoding']).toBeUndefined();
     expect(refused.headers.vary).toContain('Accept-Encoding');
-    for (const headers of [{}, { 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': '' }]) {
+    for (const headers of [{}, { 'Accept-Encoding': 'identity' }, { 'Accept-Encoding': '' }] as Record<string, string>[]) {
       const plain = await rawGet(plainHost.url, path, headers);
       expect(plain.status).toBe(status);
       expect(plain.headers['content-encoding']).toBeUndefined();

@@ -37,7 +37,7 @@ function page(path: (url: URL) => string): RequestHandler {
   return async (req, res) => {
     const base = new URL(req.originalUrl, 'http://127.0.0.1');
     const url = new URL(path(base), base);
-    const route = match(url, true);
+    const route = match(url, () => true);
     const signal = new AbortController().signal;
     const response = await route?.document(
       {
