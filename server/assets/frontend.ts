@@ -138,6 +138,9 @@ function inlineStyles(clientDir: string, hrefs: readonly string[]): Record<strin
  * Production: the built client in `clientDir`, its manifest read once at start-up. With
  * `sharedAssetsDir`, assets this build lacks are served from there (see shared-assets.ts).
  */
+/** Where the built assets are served. */
+const ASSETS = '/assets';
+
 export function createProdFrontend(
   clientDir: string,
   renderer: Renderer,
@@ -159,11 +162,19 @@ export function createProdFrontend(
   router.use('/assets', servePrecompressed(join(clientDir, 'assets'), options));
   // Not express.static: it follows symlinks and serves subfolders (see shared-assets.ts).
   if (sharedAssetsDir !== undefined) router.use('/assets', serveSharedAssets(sharedAssetsDir));
-  router.use(servePublicFiles(clientDir));
+  const publicFiles = servePublicFiles(clientDir);
+  // Only what is under /assets enters the router (its mount path matches case-insensitively):
+  // a router's dispatch loop cost every other request, a page or a 404, on its way past.
+  const middleware: RequestHandler = (req, res, next) => {
+    const path = res.locals.target!.path;
+    if (path.length >= ASSETS.length && path.slice(0, ASSETS.length).toLowerCase() === ASSETS && (path[ASSETS.length] ?? '/') === '/')
+      return router(req, res, next);
+    publicFiles(req, res, next);
+  };
   const linked = assetsFromManifest(manifest);
   const styleText = inlineStyles(clientDir, allStyles(manifest));
   return {
-    middleware: router,
+    middleware,
     assets: styleText === undefined ? linked : { ...linked, stylesInline: true },
     build: createHash('sha256').update(manifestText).digest('base64url').slice(0, BUILD_ID_LENGTH),
     styleText,

@@ -1,29 +1,43 @@
-import { Router } from 'express';
+import type { RequestHandler, Response } from 'express';
 
-/** Liveness and readiness: cheap, no I/O, logged at debug only (see logger.ts). */
-export function createHealthRouter(isShuttingDown: () => boolean): Router {
-  const router = Router();
-  router.get('/healthz', (_req, res) => {
-    res.set('Cache-Control', 'no-store').type('text/plain').send('ok');
-  });
-  // 503 from the first signal on, while the server still accepts (see shutdown.ts), so a load
-  // balancer takes this replica out of rotation before its listener closes.
-  // The 503 closes its connection too: a balancer that reuses the socket for a request would
-  // otherwise be reset when the listener closes under it (RFC 9112 §9.6).
-  router.get('/readyz', (_req, res) => {
-    const draining = isShuttingDown();
-    if (draining) res.set('Connection', 'close');
-    res
-      .status(draining ? 503 : 200)
-      .set('Cache-Control', 'no-store')
-      .type('text/plain')
-      .send(draining ? 'shutting down' : 'ready');
-  });
-  // While shutting down, every response closes its connection (RFC 9112 §9.6), so keep-alive
-  // clients reconnect, and land on a replica that stays.
-  router.use((_req, res, next) => {
+const HEALTH = '/healthz';
+const READY = '/readyz';
+const METHODS = 'GET, HEAD';
+
+/** The path as Express would route it: case-insensitive, one trailing slash allowed. The target is not split yet here. */
+function routedPath(url: string): string {
+  const query = url.indexOf('?');
+  const path = (query === -1 ? url : url.slice(0, query)).toLowerCase();
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+const answer = (res: Response, status: number, text: string) =>
+  void res.status(status).set('Cache-Control', 'no-store').type('text/plain').send(text);
+
+/**
+ * Liveness and readiness: cheap, no I/O, logged at debug only (see logger.ts). One function,
+ * not a router: every request passes here, and a router's dispatch loop cost each of them. It
+ * answers as the router did, OPTIONS with the methods (Express's default answer) included.
+ */
+export function healthChecks(isShuttingDown: () => boolean): RequestHandler {
+  return (req, res, next) => {
+    const path = req.url.length <= READY.length + 1 || req.url.includes('?') ? routedPath(req.url) : '';
+    if (path === HEALTH || path === READY) {
+      if (req.method === 'OPTIONS') return void res.set('Allow', METHODS).send(METHODS);
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        if (path === HEALTH) return answer(res, 200, 'ok');
+        // 503 from the first signal on, while the server still accepts (see shutdown.ts), so a
+        // load balancer takes this replica out of rotation before its listener closes. The 503
+        // closes its connection too: a balancer that reuses the socket for a request would
+        // otherwise be reset when the listener closes under it (RFC 9112 §9.6).
+        if (!isShuttingDown()) return answer(res, 200, 'ready');
+        res.set('Connection', 'close');
+        return answer(res, 503, 'shutting down');
+      }
+    }
+    // While shutting down, every response closes its connection (RFC 9112 §9.6), so keep-alive
+    // clients reconnect, and land on a replica that stays.
     if (isShuttingDown()) res.set('Connection', 'close');
     next();
-  });
-  return router;
+  };
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
+import { onPath } from '../edge/on-path.ts';
 import type { RevalidateTarget } from '../../shared/page-seam.ts';
 import { limitBody } from '../edge/body-limit.ts';
 import { httpError, methodNotAllowed } from '../failures/errors.ts';
@@ -38,7 +39,7 @@ export function createRevalidateEndpoint(
   token: string,
   revalidate: (target: RevalidateTarget) => Promise<number>,
   bodyTimeoutMs: number,
-): Router {
+): RequestHandler {
   const expected = sha256(token);
   const router = Router();
   router.post(
@@ -64,5 +65,5 @@ export function createRevalidateEndpoint(
   router.all(REVALIDATE_PATH, (req) => {
     throw methodNotAllowed(req.method, 'POST');
   });
-  return router;
+  return onPath(REVALIDATE_PATH, router);
 }

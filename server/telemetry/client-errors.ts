@@ -1,4 +1,5 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
+import { onPath } from '../edge/on-path.ts';
 import { limitBody } from '../edge/body-limit.ts';
 import type { Logger } from 'pino';
 import { httpError, methodNotAllowed } from '../failures/errors.ts';
@@ -100,7 +101,12 @@ function jsonBody(req: Request): unknown {
  * carry the server's proof that it wrote the digest into that page. Anyone can post a `c-` digest
  * or a claim, and a hook that exports them would carry whatever a stranger wrote.
  */
-export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs, bodyTimeoutMs: number, onFailure?: CallFailureHook): Router {
+export function createClientErrorsRouter(
+  logger: Logger,
+  proofs: ReportProofs,
+  bodyTimeoutMs: number,
+  onFailure?: CallFailureHook,
+): RequestHandler {
   const router = Router();
   router.post(
     CLIENT_ERRORS_PATH,
@@ -123,5 +129,5 @@ export function createClientErrorsRouter(logger: Logger, proofs: ReportProofs, b
   router.all(CLIENT_ERRORS_PATH, (req) => {
     throw methodNotAllowed(req.method, 'POST');
   });
-  return router;
+  return onPath(CLIENT_ERRORS_PATH, router);
 }

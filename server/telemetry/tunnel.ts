@@ -1,4 +1,5 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { onPath } from '../edge/on-path.ts';
 import { limitBody } from '../edge/body-limit.ts';
 import type { Logger } from 'pino';
 import type { SentryConfig } from '../config/config.ts';
@@ -82,7 +83,7 @@ async function forward(url: string, body: Buffer, res: Response, timeoutMs: numb
   res.status(upstream.status).send(Buffer.from(await upstream.arrayBuffer()));
 }
 
-export function createTunnelRouter(sentry: SentryConfig, logger: Logger, bodyTimeoutMs: number): Router {
+export function createTunnelRouter(sentry: SentryConfig, logger: Logger, bodyTimeoutMs: number): RequestHandler {
   const allowed = new Map(sentry.allowedDsns.map((dsn) => [dsn, envelopeUrl(dsn)]));
   const router = Router();
   router.post(
@@ -106,5 +107,5 @@ export function createTunnelRouter(sentry: SentryConfig, logger: Logger, bodyTim
     res.locals.api = true;
     throw methodNotAllowed(req.method, 'POST');
   });
-  return router;
+  return onPath(sentry.tunnelPath, router);
 }
