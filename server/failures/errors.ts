@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { NOT_FOUND_MESSAGE } from '../../shared/messages.ts';
 
 // One base for every error the host raises itself (Hono's HTTPException, Fastify's coded
 // errors): a `status` (finalhandler's rule reads it, error-status.ts), whether its message may be
@@ -50,6 +51,14 @@ export class HttpError extends HostError {
 export function httpError(status: number, message?: string, options: HostErrorOptions = {}): HttpError {
   return new HttpError(status, message ?? STATUS_CODES[status] ?? 'Error', options);
 }
+
+/**
+ * What no route answers: one value, made once. A 404 carries no stack and no per-request detail,
+ * and nothing is written onto it (the recorder keys failures per response, recorder.ts), so every
+ * unmatched request can pass the same one instead of constructing an Error each.
+ */
+const NOT_FOUND = httpError(404, NOT_FOUND_MESSAGE);
+export const notFound = (): HttpError => NOT_FOUND;
 
 /** 405 with the methods the resource does allow (RFC 9110 §15.5.6). */
 export function methodNotAllowed(method: string, allow: string): HttpError {

@@ -116,54 +116,49 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       const known = recorded.get(error);
       if (known) return known;
       const status = statusOf(error);
-      if (status >= 500) deps.fixStack?.(error);
-      const failure: Recorded = { status, digest: status >= 500 ? deps.digester(error) : undefined };
-      recorded.set(error, failure);
-      res.locals.digest ??= failure.digest;
       // pino-http's convention: the response's error. Without it pino-http constructs an Error
       // (and captures a stack nobody reads) for every 5xx access line.
       if (isInstance(error, Error)) res.err ??= error;
+      deps.metrics?.failure(kind, status);
+      if (status < 500) {
+        // An expected 4xx is fully described by its status and reason: both go on the request's
+        // access line (access-log.ts), which every request gets anyway, and no line of its own.
+        const rejected: Recorded = { status, digest: undefined };
+        recorded.set(error, rejected);
+        res.locals.rejection ??= isHostError(error) ? error.message : serializeError(error).message;
+        return rejected;
+      }
 
+      deps.fixStack?.(error);
+      const digest = deps.digester(error);
+      const failure: Recorded = { status, digest };
+      recorded.set(error, failure);
+      res.locals.digest ??= digest;
       const where = { ...failure, reqId: String(req.id), method: req.method, path: requestPath(req, res.locals), route: routeOf(req, res) };
       // A prefetch's failure (server/pages/pages.ts) is one line at warn and no report: any client can
       // mark a request so, which lowers the level and hides nothing.
       const prefetch = res.locals.prefetch === true;
-      if (status >= 500) {
-        const level = prefetch ? LINE_LEVEL.prefetchFailure : LINE_LEVEL.failure;
-        // At LOG_LEVEL=fatal the line is not written: then nothing of it is built either.
-        if (deps.logger.isLevelEnabled(level)) {
-          const trace = res.locals.trace;
-          // A stored page's regeneration failed: the stale page is still answered (server/pages/page-cache.ts).
-          const revalidation = kind === 'revalidation';
-          const fields = {
-            ...where,
-            ...trace,
-            headersSent: res.headersSent,
-            ...(prefetch && { prefetch }),
-            ...(revalidation && { revalidation }),
-            error: serializeError(error),
-          };
-          deps.logger[level](fields, FAILURE_MESSAGE);
-        }
-      } else {
-        // An expected 4xx is fully described by its status and reason: both go on the request's
-        // access line (access-log.ts), which every request gets anyway, and no line of its own.
-        res.locals.rejection ??= isHostError(error) ? error.message : serializeError(error).message;
-      }
-      deps.metrics?.failure(kind, status);
-      if (failure.digest !== undefined && !prefetch) {
-        report(deps, { ...where, error, digest: failure.digest });
-        const { onFailure } = deps;
-        const event = {
-          digest: failure.digest,
-          status,
-          route: where.route,
-          kind: workOf(kind, req, where.route),
-          reqId: where.reqId,
-          error,
+      const level = prefetch ? LINE_LEVEL.prefetchFailure : LINE_LEVEL.failure;
+      // At LOG_LEVEL=fatal the line is not written: then nothing of it is built either.
+      if (deps.logger.isLevelEnabled(level)) {
+        const trace = res.locals.trace;
+        // A stored page's regeneration failed: the stale page is still answered (server/pages/page-cache.ts).
+        const revalidation = kind === 'revalidation';
+        const fields = {
+          ...where,
+          ...trace,
+          headersSent: res.headersSent,
+          ...(prefetch && { prefetch }),
+          ...(revalidation && { revalidation }),
+          error: serializeError(error),
         };
-        if (onFailure) afterAnswer(res, () => void onFailure(res.locals.trace ? { ...event, trace: res.locals.trace } : event));
+        deps.logger[level](fields, FAILURE_MESSAGE);
       }
+      if (prefetch) return failure;
+      report(deps, { ...where, error, digest });
+      const { onFailure } = deps;
+      const event = { digest, status, route: where.route, kind: workOf(kind, req, where.route), reqId: where.reqId, error };
+      if (onFailure) afterAnswer(res, () => void onFailure(res.locals.trace ? { ...event, trace: res.locals.trace } : event));
       return failure;
     },
   };
