@@ -45,7 +45,10 @@ const INDEX_ROUTE = 2;
 const EMPTY_SEGMENT = 1;
 const SPLAT_PENALTY = -2;
 
-const joinPaths = (paths: string[]) => paths.join('/').replace(/\/\/+/g, '/');
+const joinPaths = (paths: string[]) => {
+  const joined = paths.join('/');
+  return joined.includes('//') ? joined.replace(/\/\/+/g, '/') : joined;
+};
 function removeTrailingSlash(path: string, minLength = 0): string {
   let end = path.length;
   while (end > minLength && path.charCodeAt(end - 1) === 47) end--;
@@ -166,6 +169,8 @@ function flatten(
 }
 
 function decodePath(value: string): string {
+  // Most paths have nothing encoded: nothing to split and join again.
+  if (!value.includes('%')) return value;
   try {
     return value
       .split('/')
@@ -176,32 +181,46 @@ function decodePath(value: string): string {
   }
 }
 
+/** What a level's pattern matched, and where the path stood before it. */
+interface LevelMatch {
+  found: RegExpMatchArray;
+  before: string;
+  base: string;
+}
+
 function matchBranch(branch: Branch, pathname: string): RouteMatch[] | null {
-  // One object for every level, as React Router's: a child's params include its parents'.
-  const params: Record<string, string | undefined> = {};
+  // Every level's pattern first: most candidates fail, and then nothing is built for them.
+  const found: LevelMatch[] = [];
   let matched = '/';
-  const matches: RouteMatch[] = [];
   for (const level of branch.levels) {
     const remaining = matched === '/' ? pathname : pathname.slice(matched.length) || '/';
     const { matcher, params: names } = compiledOf(level.pattern);
-    const found = remaining.match(matcher);
-    if (!found) return null;
-    const whole = found[0];
-    let base = removeTrailingSlash(whole, 1);
-    names.forEach(({ name, optional }, i) => {
-      const value = found[i + 1];
-      if (name === '*') base = removeTrailingSlash(whole.slice(0, whole.length - (value ?? '').length), 1);
-      params[name] = optional && !value ? undefined : (value ?? '').replace(/%2F/g, '/');
-    });
-    matches.push({
-      params,
-      pathname: joinPaths([matched, whole]),
-      pathnameBase: normalizePathname(joinPaths([matched, base])),
-      route: level.route,
-    });
+    const match = remaining.match(matcher);
+    if (!match) return null;
+    const whole = match[0];
+    const splat = names.findIndex(({ name }) => name === '*');
+    const base =
+      splat === -1
+        ? removeTrailingSlash(whole, 1)
+        : removeTrailingSlash(whole.slice(0, whole.length - (match[splat + 1] ?? '').length), 1);
+    found.push({ found: match, before: matched, base });
     if (base !== '/') matched = joinPaths([matched, base]);
   }
-  return matches;
+  // One params object for every level, as React Router's: a child's params include its parents'.
+  const params: Record<string, string | undefined> = {};
+  return branch.levels.map((level, i) => {
+    const { found: match, before, base } = found[i]!;
+    compiledOf(level.pattern).params.forEach(({ name, optional }, n) => {
+      const value = match[n + 1];
+      params[name] = optional && !value ? undefined : (value ?? '').replace(/%2F/g, '/');
+    });
+    return {
+      params,
+      pathname: joinPaths([before, match[0]]),
+      pathnameBase: normalizePathname(joinPaths([before, base])),
+      route: level.route,
+    };
+  });
 }
 
 /** matchRoutes(routes, pathname), for one table, compiled once. */
