@@ -111,15 +111,14 @@ export function createConnectionBound(logger: Logger): ConnectionBound {
       const connection = connectionOf(socket);
       if (connection.unserved === undefined && connection.inFlight.size < MAX_IN_FLIGHT_PER_CONNECTION) {
         connection.inFlight.add(res);
+        // One listener: a response emits 'close' after 'finish' too (Node's resOnFinish).
         res.once('close', () => {
           connection.inFlight.delete(res);
+          // A response that leaves its request's body unread (a 4xx before the body was wanted)
+          // would keep the connection until the body ends or the request timeout: close it.
           // Past the bound, the connection ends once what it was owed is written.
-          if (connection.unserved !== undefined && connection.inFlight.size === 0) socket.destroySoon();
-        });
-        // A response that leaves its request's body unread (a 4xx before the body was wanted)
-        // would keep the connection until the body ends or the request timeout: close it.
-        res.once('finish', () => {
-          if (!req.complete) socket.destroySoon();
+          if ((res.writableFinished && !req.complete) || (connection.unserved !== undefined && connection.inFlight.size === 0))
+            socket.destroySoon();
         });
         return true;
       }

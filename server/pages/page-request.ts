@@ -43,7 +43,9 @@ function browserSentry(config: Config): BrowserSentryConfig | undefined {
  * (`//evil.com/x` resolves on this origin).
  */
 export function pagePath(res: Response, mount = '', search = res.locals.target!.query): string {
-  return `/${res.locals.target!.path.slice(mount.length).replace(/^\/+/, '')}${search}`;
+  const path = res.locals.target!.path.slice(mount.length);
+  // Leading slashes as one (`//x` is a path here, never a host); most paths have exactly one.
+  return `${path.startsWith('/') && path[1] !== '/' ? path : `/${path.replace(/^\/+/, '')}`}${search}`;
 }
 
 /** A query string as sent (`?…`), less the parameter named `drop`, otherwise untouched. */
