@@ -126,10 +126,10 @@ export async function prerenderAll(deps: PrerenderRunDeps): Promise<{ pages: Ren
     else if ('thrown' in listed) problems.push(`route ${route.id}: its prerender() function threw: ${deps.describeThrown(listed.thrown)}`);
     else targets.push(...listed.paths.map((path) => ({ route, path })));
   }
-  if (problems.length > 0) return { pages: [], problems };
+  // The other routes' pages are rendered all the same: one build says everything that is wrong.
   const rendered = await pool(targets, CONCURRENCY, ({ route, path }) => renderPath(deps, route, path));
   return {
     pages: rendered.filter((page) => typeof page !== 'string'),
-    problems: rendered.filter((page) => typeof page === 'string'),
+    problems: [...problems, ...rendered.filter((page) => typeof page === 'string')],
   };
 }

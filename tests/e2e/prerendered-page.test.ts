@@ -1,14 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverErrorMessage } from '../../shared/messages.ts';
+import { MANIFEST_FILE, PRERENDER_DIR, type PrerenderManifest } from '../../server/pages/prerender-manifest.ts';
+import { ROOT } from '../../tools/harness/paths.ts';
 import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
-import { DIAG, DIAG_TOKEN } from '../support/test-app.ts';
+import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
 import { documentLoads, recordRequests } from './navigation-harness.ts';
 
-// A page prerendered at build (docs/caching.md, "Prerendered pages") in Chromium, from the built
-// server: it hydrates and runs its inline scripts under the hash-based CSP it is served with,
-// and the router navigates to and from it without a document load.
+// A page prerendered at build (docs/caching.md, "Prerendered pages") in Chromium: it hydrates and
+// runs its inline scripts under the hash-based CSP it is served with, and the router navigates to
+// and from it without a document load. The app serves the build's files in this process (the
+// built server's own reading of them: tests/pages/prerendered-pages.test.ts).
 
 declare global {
   interface Window {
@@ -17,15 +21,17 @@ declare global {
 }
 
 describe('a prerendered page in a real browser', () => {
-  let server: RunningServer;
+  let host: TestApp;
   let origin: string;
   beforeAll(async () => {
-    server = await startServer({ DIAGNOSTICS_TOKEN: DIAG_TOKEN });
-    origin = server.url.replace('127.0.0.1', 'localhost');
+    const dir = join(ROOT, PRERENDER_DIR);
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as PrerenderManifest;
+    host = createTestApp({}, { prerendered: { dir, manifest } });
+    origin = (await host.listen()).replace('127.0.0.1', 'localhost');
   });
   afterAll(async () => {
     await closeContexts(await sharedBrowser());
-    await server.stop();
+    await host.close();
   });
 
   it('hydrates under its CSP without a violation, and navigates client-side to and from it', async () => {

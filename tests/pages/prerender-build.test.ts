@@ -21,15 +21,18 @@ const DIGEST_KEY = 'prerender-build-test-digest-key-0123';
 const SYNTHETIC_ROUTES = join(ROOT, 'client/router/synthetic/synthetic-routes.ts');
 
 /** The fixture's route under the site layout, where the host puts synthetic routes (vite.config.ts's own plugin leaves the module alone). */
-function fixtureRoute(): Plugin {
-  const page = JSON.stringify(join(ROOT, 'tests/fixtures/Prerendered.tsx'));
-  const server = JSON.stringify(join(ROOT, 'tests/fixtures/prerendered.server.ts'));
+function fixtureRoutes(): Plugin {
+  const module = (file: string) => `() => import(${JSON.stringify(join(ROOT, 'tests/fixtures', file))})`;
+  const page = module('Prerendered.tsx');
   return {
-    name: 'test:prerender-fixture-route',
+    name: 'test:prerender-fixture-routes',
     enforce: 'pre',
     load(id) {
       if (id !== SYNTHETIC_ROUTES) return undefined;
-      return `export const syntheticRoutes = [{ id: 'prerendered', path: 'prerendered/:case', page: () => import(${page}), server: () => import(${server}) }];`;
+      return `export const syntheticRoutes = [
+        { id: 'prerendered', path: 'prerendered/:case', page: ${page}, server: ${module('prerendered.server.ts')} },
+        { id: 'prerendered-malformed', path: 'prerendered-malformed', page: ${page}, server: ${module('prerendered-malformed.server.ts')} },
+      ];`;
     },
   };
 }
@@ -49,14 +52,14 @@ async function buildWithFixture(): Promise<string> {
     mode: 'production',
     logLevel: 'silent',
     build: { ssr: true, outDir: join(dir, 'dist/server') },
-    plugins: [fixtureRoute()],
+    plugins: [fixtureRoutes()],
   });
   return dir;
 }
 
-async function prerender(dir: string, env: Record<string, string> = {}) {
+async function prerender(dir: string) {
   const run = promisify(execFile)(process.execPath, [join(dir, 'dist/server/prerender.js')], {
-    env: { ...process.env, NODE_ENV: 'production', DIGEST_KEY, ...env },
+    env: { ...process.env, NODE_ENV: 'production', DIGEST_KEY },
   });
   try {
     return { code: 0, ...(await run) };
@@ -66,20 +69,21 @@ async function prerender(dir: string, env: Record<string, string> = {}) {
   }
 }
 
-describe('npm run build with a route whose prerendered pages fail', () => {
+describe('npm run build with routes whose pages cannot be prerendered', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await buildWithFixture();
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('exits 1 with one line per page: route, path, and the digest and source line of a failure', async () => {
+  it('exits 1 with one line per refusal: the route of a malformed export, and the route and path of each page that cannot be one file, with the digest and source line of a failure', async () => {
     const { code, stdout, stderr } = await prerender(dir);
     expect(code).toBe(1);
     expect(stdout).toBe('');
     const at = (path: string) => `prerender failed: route prerendered, path /prerendered/${path}: `;
     const lines = stderr.trim().split('\n');
     expect(lines).toEqual([
+      'prerender failed: route prerendered-malformed: prerender must be true, a list of paths, or a function that returns one',
       expect.stringMatching(
         new RegExp(
           `^${at('loader-throws')}Error: The prerender fixture failed at build, digest [\\w-]{16}, at tests/fixtures/prerendered\\.server\\.ts:8$`,
@@ -101,8 +105,8 @@ describe('npm run build with a route whose prerendered pages fail', () => {
     const server = await startServer({ DIGEST_KEY }, ['node', join(dir, 'dist/server/index.js')]);
     try {
       for (const [path, line] of [
-        ['loader-throws', lines[0]!],
-        ['render-throws', lines[4]!],
+        ['loader-throws', lines[1]!],
+        ['render-throws', lines[5]!],
       ]) {
         const res = await fetchOnce(`${server.url}/prerendered/${path}`);
         expect(res.status).toBe(500);
@@ -111,12 +115,6 @@ describe('npm run build with a route whose prerendered pages fail', () => {
     } finally {
       await server.stop();
     }
-  });
-
-  it('exits 1 naming the route whose prerender export is malformed, rendering nothing', async () => {
-    const { code, stderr } = await prerender(dir, { PRERENDER_FIXTURE: 'malformed' });
-    expect(code).toBe(1);
-    expect(stderr).toBe('prerender failed: route prerendered: prerender must be true, a list of paths, or a function that returns one\n');
   });
 });
 
