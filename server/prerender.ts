@@ -113,4 +113,10 @@ async function main(): Promise<number> {
   }
 }
 
-process.exit(await main());
+// The step itself failing (no client build to serve, say) fails the build too, with its stack.
+process.exit(
+  await main().catch((error: unknown) => {
+    console.error('prerender: the step itself failed:', error);
+    return 1;
+  }),
+);
