@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { negotiateCoding, type Coding } from '../assets/accept-encoding.ts';
 import { conditionalAnswer } from '../assets/conditional-range.ts';
 import { httpError } from '../failures/errors.ts';
+import { isHostError } from '../failures/error-status.ts';
 import { DATA_PATH, ROUTES_PARAM } from '../../shared/route-data.ts';
 import type { RequestTarget } from '../observe/url-path.ts';
 import { hashedPolicy } from './inline-hashes.ts';
@@ -126,7 +127,7 @@ export function servePrerendered(dir: string, manifest: PrerenderManifest, logge
     res.locals.route = `${found.kind === 'document' ? 'page' : 'data'}:${found.page.route}`;
     if (found.kind === 'data') res.locals.api = true;
     send(req, res, found).catch((error: unknown) => {
-      if (!(error instanceof Error) || 'status' in error) return next(error);
+      if (!(error instanceof Error) || isHostError(error)) return next(error);
       // A file gone or changed since start-up: said once, and the page is rendered as if never prerendered.
       if (!told.has(error.message)) logger.warn({ dir, error: error.message }, 'prerendered file unreadable: rendering the page');
       told.add(error.message);
