@@ -12,6 +12,7 @@ import { createLogger } from '../../server/observe/logger.ts';
 import { loadConfig } from '../../server/config/config.ts';
 import { MANIFEST_FILE, PRERENDER_DIR, readPrerendered, type PrerenderManifest } from '../../server/pages/prerender-manifest.ts';
 import { ServerLog } from '../../tools/harness/server-log.ts';
+import { createTestApp } from '../support/test-app.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
 // The pages `npm run build` prerendered (the demo's guide topics, client/pages/guide.server.ts),
@@ -182,5 +183,24 @@ describe('the prerendered pages of another build', () => {
         msg: `prerendered pages not served: ${DIR}/${MANIFEST_FILE} is from another build (run npm run build again)`,
       }),
     ]);
+  });
+});
+
+describe('a prerendered file gone since start-up', () => {
+  it('is one warn line, and the page is rendered as if it had not been prerendered', async () => {
+    const written = manifest();
+    const page = written.pages['/guide/streaming']!;
+    const identity = { ...page.document.codings.identity, file: 'removed-since-start-up.html' };
+    const pages = { ...written.pages, '/guide/streaming': { ...page, document: { ...page.document, codings: { identity } } } };
+    const host = createTestApp({}, { prerendered: { dir: DIR, manifest: { ...written, pages } } });
+    try {
+      const res = await fetchOnce(`${await host.listen()}/guide/streaming`);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-cache']).toBeUndefined();
+      expect(res.body).toContain('<h1>Streaming</h1>');
+      expect(host.logs.lines.filter((line) => line.msg === 'prerendered file unreadable: rendering the page')).toHaveLength(1);
+    } finally {
+      await host.close();
+    }
   });
 });
