@@ -187,8 +187,14 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
         // files and lines (server/failures/source-maps.ts).
         sourcemap: true,
         rolldownOptions: {
-          // `renderer` is the app's React renderer under a stable name, for the bench's floor.
-          input: { index: 'server/index.ts', instrument: 'server/instrument.ts', renderer: 'client/entry-server.tsx' },
+          // `renderer` is the app's React renderer under a stable name, for the bench's floor;
+          // `prerender` is the build's last step, which renders pages through this same bundle (server/prerender.ts).
+          input: {
+            index: 'server/index.ts',
+            instrument: 'server/instrument.ts',
+            renderer: 'client/entry-server.tsx',
+            prerender: 'server/prerender.ts',
+          },
         },
       }
     : {

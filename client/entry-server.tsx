@@ -28,6 +28,7 @@ import { HOST_ROUTE_ID, toRouterRoutes } from './router/both/react-router-routes
 import { createBranchHandlers } from './router/server/branch-handlers.ts';
 import { withHostRoutes } from './router/server/host-routes.ts';
 import { describeBranch, loadPages } from './router/server/route-descriptions.ts';
+import { listRoutes as routeList } from './router/server/route-list.ts';
 import { bodyLimitsOf, cachePolicyOf, methodsOf, targetOf } from './router/server/route-methods.ts';
 import { asTransported } from './router/server/transport.ts';
 import { routeHeaders } from './router/server/route-headers.ts';
@@ -239,8 +240,8 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     };
   }
 
-  return { match, renderErrorPage };
+  return { match, renderErrorPage, listRoutes: () => routeList(routes) };
 }
 
-export const { match } = createRenderer(appRoutes);
+export const { match, listRoutes } = createRenderer(appRoutes);
 export { renderErrorPage };

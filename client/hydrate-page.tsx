@@ -27,8 +27,10 @@ declare global {
  * (docs/performance.md, "First-load JavaScript").
  */
 export async function hydratePage(): Promise<void> {
-  const config = window[RUNTIME_GLOBAL];
-  if (config === undefined) throw new Error('The server did not write the runtime configuration');
+  const written = window[RUNTIME_GLOBAL];
+  if (written === undefined) throw new Error('The server did not write the runtime configuration');
+  // A page prerendered at build names no host (no request made it): the one the browser used is shown.
+  const config = written.hostname === '' ? { ...written, hostname: window.location.hostname } : written;
 
   reloadOnStaleChunk();
 

@@ -33,6 +33,8 @@ import { createMemoryStore, type CacheStore } from './pages/cache-store.ts';
 import { createPageCache } from './pages/page-cache.ts';
 import { createPageTemplate } from './pages/page-template.ts';
 import { createRevalidateEndpoint } from './pages/revalidate-endpoint.ts';
+import { servePrerendered } from './pages/prerendered-pages.ts';
+import type { PrerenderManifest } from './pages/prerender-manifest.ts';
 import { randomBytes } from 'node:crypto';
 
 export interface AppDeps {
@@ -62,6 +64,8 @@ export interface AppDeps {
   now?: () => number;
   /** The server's own build (server/index.ts hashes it): stored pages are keyed by it and the client's, so a release that changed only loaders never answers with the last one's pages. */
   serverBuild?: string;
+  /** Pages prerendered at build, read once at start-up (server/index.ts, production only; docs/caching.md). */
+  prerendered?: { dir: string; manifest: PrerenderManifest };
 }
 
 /**
@@ -156,6 +160,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(resolveOrigin(config));
   app.use(refuseCrossSiteWrites(config));
   app.use(deps.frontend.middleware);
+  // Files like the assets, compressed at build: answered before compression and the page handlers.
+  if (deps.prerendered) app.use(servePrerendered(deps.prerendered.dir, deps.prerendered.manifest, deps.logger));
   // After the built assets (already compressed, as files): everything the app itself writes.
   if (config.compressResponses)
     app.use(compressResponses({ maxConcurrent: config.compressMaxConcurrent, onBusy: deps.metrics?.compressionBusy }));

@@ -1,11 +1,8 @@
 // The process entry, and the only place that listens, handles signals and exits:
 // config → logger → database → frontend → createApp → listen; on SIGTERM/SIGINT drain, close
 // the database, flush, exit.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, createFailures } from './app.ts';
 import { createRedisStore } from './pages/redis-store.ts';
@@ -14,6 +11,8 @@ import type { FailureRecorder } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
 import { createSourceMapper } from './failures/source-maps.ts';
 import { createDevFrontend, createProdFrontend, type Frontend } from './assets/frontend.ts';
+import { projectRootOf, serverBuildOf as serverBuild } from './assets/build-identity.ts';
+import { PRERENDER_DIR, readPrerendered } from './pages/prerender-manifest.ts';
 import { createHttpServer } from './edge/http-server.ts';
 import { publishAssets } from './assets/shared-assets.ts';
 import { createLogger, flushLogs } from './observe/logger.ts';
@@ -27,17 +26,19 @@ import { migrations } from '../client/migrations.server.ts';
 import { loadFailureHook } from './failures/failure-hook.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
-function projectRoot(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  return here.endsWith(join('dist', 'server')) ? resolve(here, '../..') : resolve(here, '..');
+const projectRoot = () => projectRootOf(import.meta.url);
+
+/** The built server's identity (assets/build-identity.ts); development: 'dev'. */
+function serverBuildOf(config: Config): string {
+  return config.isProduction ? serverBuild(projectRoot()) : 'dev';
 }
 
-/** The built server's own files, hashed: a release's identity that a loader-only change alters (development: 'dev'). */
-function serverBuildOf(config: Config): string {
-  if (!config.isProduction) return 'dev';
-  const hash = createHash('sha256');
-  for (const file of ['index.js', 'renderer.js']) hash.update(readFileSync(join(projectRoot(), 'dist/server', file)));
-  return hash.digest('base64url').slice(0, 16);
+/** The pages `npm run build` prerendered, when this is that build (docs/caching.md); development never serves them. */
+function prerenderedPages(config: Config, release: { client: string; server: string }, logger: Logger) {
+  if (!config.isProduction) return undefined;
+  const dir = join(projectRoot(), PRERENDER_DIR);
+  const manifest = readPrerendered(dir, release, logger);
+  return manifest && { dir, manifest };
 }
 
 /** `fixStack`: production's source mapper (dist's .map files); dev maps stacks through Vite instead. */
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
     redisUrl === undefined
       ? undefined
       : createRedisStore({ url: redisUrl, timeoutMs: redisTimeoutMs, logger, onOutage: metrics?.cacheStoreFailure });
+  const serverBuild = serverBuildOf(config);
   const server = createHttpServer(
     createApp(config, {
       logger,
@@ -177,7 +179,8 @@ async function main(): Promise<void> {
       refusals,
       failures,
       cacheStore,
-      serverBuild: serverBuildOf(config),
+      serverBuild,
+      prerendered: prerenderedPages(config, { client: frontend.build, server: serverBuild }, logger),
     }),
     undefined,
     logger,

@@ -56,6 +56,25 @@ export interface CachePolicy {
   tags?: readonly string[];
 }
 
+/**
+ * A route's pages rendered at build (its `*.server.ts` module's `prerender` export, React Router
+ * framework mode's `prerender` per route; checked by the host: server/pages/prerender-paths.ts):
+ * `true` for its own path (one without parameters), the paths to render, or a function that
+ * lists them, given the route's own static paths (`getStaticPaths()`, React Router's name).
+ */
+export type PrerenderExport =
+  true | readonly string[] | ((args: { getStaticPaths(): string[] }) => readonly string[] | Promise<readonly string[]>);
+
+/** A route of the table as the build's prerender step sees it (Renderer.listRoutes). */
+export interface ListedRoute {
+  readonly id: string;
+  /** Its full path pattern, from the root: `/guide/:topic?`. */
+  readonly path: string;
+  readonly isResource: boolean;
+  /** What its server module exports as `prerender` (a PrerenderExport), unchecked; undefined when none. */
+  prerender(): Promise<unknown>;
+}
+
 export interface LogFn {
   (message: string): void;
   (fields: Record<string, unknown>, message: string): void;
@@ -216,4 +235,6 @@ export interface Renderer {
    */
   match(url: URL, allowDiagnostics: () => boolean): MatchedRoute | undefined;
   renderErrorPage(props: ServerErrorPageProps, options: StreamOptions): PipeableStream;
+  /** Every route of the app's table (no diagnostic ones), for the build's prerender step. */
+  listRoutes(): readonly ListedRoute[];
 }

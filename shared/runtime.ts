@@ -45,12 +45,15 @@ export interface BrowserSentryConfig {
 
 export interface RuntimeConfig {
   readonly router: RouterSnapshot;
-  /** The host name error texts show, validated by the server. */
+  /**
+   * The host name error texts show, validated by the server; empty in a page prerendered at
+   * build, where the browser shows its own `location.hostname` (docs/caching.md, "Prerendered pages").
+   */
   readonly hostname: string;
   readonly assets: PageAssets;
   /** The release this page is from: route discovery asks for this one's routes (shared/route-discovery.ts). */
   readonly build: string;
-  /** The page load's request id, sent back with client error reports. */
+  /** The page load's request id, sent back with client error reports; empty in a prerendered page, which no request made. */
   readonly requestId: string;
   readonly trace?: TraceMeta;
   /** Absent when Sentry is off: the browser then reports failures to CLIENT_ERRORS_PATH. */

@@ -2,31 +2,12 @@
 // serves them as they are): brotli and gzip at their best, once per build.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, constants } from 'node:zlib';
-import { gzipAsync } from '@gfx/zopfli';
 import type { Plugin } from 'vite';
 import { CODING_SUFFIXES } from '../server/assets/accept-encoding.ts';
+import { COMPRESS_BEST, MIN_COMPRESSED_BYTES } from '../server/assets/best-compression.ts';
 
 /** Text the browser fetches; images and fonts are compressed formats already. */
 const COMPRESSIBLE_ASSET = /\.(?:js|mjs|css|svg|map|json|txt|html|xml|webmanifest)$/;
-/** Below this a compressed copy saves less than its headers cost: not worth a second file. */
-const MIN_COMPRESSED_BYTES = 256;
-/** Zopfli's advice for files of a few hundred KB (its README): more iterations gain a few bytes for much time. */
-const ZOPFLI_ITERATIONS = 15;
-const COMPRESS = {
-  br: (bytes: Buffer) =>
-    Promise.resolve(
-      brotliCompressSync(bytes, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-        },
-      }),
-    ),
-  // Zopfli writes gzip any client decodes, 3-4% smaller than zlib's best (the first load's file: 98.1 against 101.3 KB).
-  gzip: async (bytes: Buffer) => Buffer.from(await gzipAsync(bytes, { numiterations: ZOPFLI_ITERATIONS })),
-};
 
 /**
  * Writes `<file>.br` and `<file>.gz` beside each text asset of the client build. Built assets
@@ -46,7 +27,7 @@ export function precompressAssets(): Plugin {
         const bytes = readFileSync(path);
         if (bytes.length < MIN_COMPRESSED_BYTES) continue;
         for (const coding of ['br', 'gzip'] as const) {
-          const compressed = await COMPRESS[coding](bytes);
+          const compressed = await COMPRESS_BEST[coding](bytes);
           // A copy no smaller than the file would only cost the client the decoding.
           if (compressed.length < bytes.length) writeFileSync(path + CODING_SUFFIXES[coding], compressed);
         }

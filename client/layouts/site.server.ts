@@ -1,13 +1,12 @@
-import type { LoaderArgs } from '../host.ts';
 import { NAV } from './nav.ts';
 
-/** The layout's data: loaded once per request, shared by every page under it. */
-export function loader({ request }: LoaderArgs) {
-  return {
-    nav: NAV,
-    // Shows that a layout loader sees the request; the value is only echoed back, escaped by React.
-    language: (request.headers.get('accept-language') ?? 'en').split(',')[0]!.slice(0, 16),
-  };
+/**
+ * The layout's data: loaded once per request, shared by every page under it. It reads nothing
+ * of the request, so the pages under it can be prerendered (docs/caching.md); a page that
+ * depends on a request header reads it in its own loader (client/pages/home.server.ts).
+ */
+export function loader() {
+  return { nav: NAV };
 }
 
 export type SiteData = ReturnType<typeof loader>;

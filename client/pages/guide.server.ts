@@ -58,4 +58,12 @@ export async function loader({ params, signal }: LoaderArgs) {
   };
 }
 
+/**
+ * Each topic's page is rendered at build and served as a file (docs/caching.md, "Prerendered
+ * pages"); `/guide` itself only redirects, so it is not listed.
+ */
+export function prerender(): string[] {
+  return TOPICS.map((topic) => `/guide/${topic.slug}`);
+}
+
 export type GuideData = Awaited<ReturnType<typeof loader>>;

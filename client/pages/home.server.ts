@@ -9,9 +9,12 @@ const FEATURES = [
   'Links load the next page’s code and data ahead of a click; navigation needs no document load.',
 ];
 
-export function loader({ signal }: LoaderArgs) {
+export function loader({ request, signal }: LoaderArgs) {
   return {
     renderedAt: new Date().toISOString(),
+    // Shows that a loader sees the request (this page is rendered per request; one that reads a
+    // header cannot be prerendered: docs/caching.md). Only echoed back, escaped by React.
+    language: (request.headers.get('accept-language') ?? 'en').split(',')[0]!.slice(0, 16),
     // A promise: the shell is sent without it, and the list streams in when it resolves.
     features: abortableDelay(FEATURES_DELAY_MS, signal).then(() => FEATURES),
   };

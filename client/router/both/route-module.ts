@@ -15,7 +15,7 @@ import type {
   RouterContextProvider,
   ShouldRevalidateFunction,
 } from 'react-router';
-import type { BodyLimits, CachePolicy, RequestContext } from '../../../shared/page-seam.ts';
+import type { BodyLimits, CachePolicy, PrerenderExport, RequestContext } from '../../../shared/page-seam.ts';
 
 /** The segments of a route path: `/notes/:noteId/*` → `notes` | `:noteId` | `*`. */
 type Segments<Path extends string> = Path extends `${infer Head}/${infer Rest}` ? Head | Segments<Rest> : Path;
@@ -96,6 +96,13 @@ export interface ServerModule {
    * answered other than 2xx is never stored (docs/caching.md).
    */
   cache?: CachePolicy;
+  /**
+   * Pages of this route rendered by `npm run build` and served as files (docs/caching.md,
+   * "Prerendered pages"): `true` for its own path (one without parameters), a list of paths, or
+   * a function that lists them. A page that fails, is not a 200, or reads the session, a cookie
+   * or any request header fails the build.
+   */
+  prerender?: PrerenderExport;
 }
 
 /**

@@ -1,0 +1,137 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { negotiateCoding, type Coding } from '../assets/accept-encoding.ts';
+import { conditionalAnswer } from '../assets/conditional-range.ts';
+import { httpError } from '../failures/errors.ts';
+import { isHostError } from '../failures/error-status.ts';
+import { DATA_PATH, ROUTES_PARAM } from '../../shared/route-data.ts';
+import type { RequestTarget } from '../observe/url-path.ts';
+import { hashedPolicy } from './inline-hashes.ts';
+import { CACHE_HEADER } from './page-cache.ts';
+import type { PrerenderedAnswer, PrerenderedBytes, PrerenderedPage, PrerenderManifest } from './prerender-manifest.ts';
+
+// Pages prerendered at build, answered from their files before any page handler (docs/caching.md,
+// "Prerendered pages"): a GET or HEAD of a listed path without a query, or of its navigation data
+// for a set of routes the build wrote. The file in the coding the client accepts is sent as it
+// is (never compressed again), with a strong ETag, 304, Range and HEAD (../assets/conditional-range.ts).
+// Anything else (another method, a query, a set of routes not written) goes on to be rendered.
+
+/** Answers from a prerendered file say so, where stored pages say HIT, STALE or MISS (page-cache.ts). */
+export const PRERENDERED = 'PRERENDERED';
+/**
+ * Shared caches may keep it (nothing in it is one visitor's: the build refuses such a page), and
+ * everyone asks again before reuse, which an ETag makes a 304: a release changes the page, so it
+ * is never `immutable`.
+ */
+const PRERENDERED_CACHE_CONTROL = 'public, no-cache';
+/** What the process holds of the files in memory, least recently used out; the rest is read from disk. */
+const MAX_MEMORY_BYTES = 32 * 1024 * 1024;
+const TYPES = { document: 'text/html; charset=utf-8', data: 'application/x-ndjson; charset=utf-8' };
+
+interface Found {
+  page: PrerenderedPage;
+  kind: 'document' | 'data';
+  answer: PrerenderedAnswer;
+}
+
+/** The file bytes by name, the most recently used kept up to `maxBytes`. */
+function fileMemory(dir: string, maxBytes: number) {
+  const held = new Map<string, Buffer>();
+  let total = 0;
+  return async ({ file, bytes }: PrerenderedBytes): Promise<Buffer> => {
+    const known = held.get(file);
+    if (known !== undefined) {
+      held.delete(file);
+      held.set(file, known);
+      return known;
+    }
+    const read = await readFile(join(dir, file));
+    if (read.length !== bytes) throw new Error(`${file} is ${read.length} bytes, not the ${bytes} the manifest says`);
+    held.set(file, read);
+    total += read.length;
+    for (const [name, oldest] of held) {
+      if (total <= maxBytes) break;
+      held.delete(name);
+      total -= oldest.length;
+    }
+    return read;
+  };
+}
+
+/** The route's own Cache-Control, never `immutable`; the host's when it set none. */
+function cacheControl(headers: Record<string, string>): string {
+  const own = Object.entries(headers).find(([name]) => name.toLowerCase() === 'cache-control')?.[1];
+  if (own === undefined) return PRERENDERED_CACHE_CONTROL;
+  return own
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '' && part.toLowerCase() !== 'immutable')
+    .join(', ');
+}
+
+export function servePrerendered(dir: string, manifest: PrerenderManifest, logger: Logger): RequestHandler {
+  const pages = new Map(Object.entries(manifest.pages));
+  const read = fileMemory(dir, MAX_MEMORY_BYTES);
+  const told = new Set<string>();
+
+  function find({ path, query }: RequestTarget): Found | undefined {
+    if (path.startsWith(`${DATA_PATH}/`)) {
+      const page = pages.get(path.slice(DATA_PATH.length));
+      if (page === undefined) return undefined;
+      const params = new URLSearchParams(query);
+      // Only `_routes`: a query of the page's own is its loaders' to read, at request time.
+      if ([...params.keys()].join() !== ROUTES_PARAM) return undefined;
+      const answer = page.data[params.get(ROUTES_PARAM)!];
+      return answer && { page, kind: 'data', answer };
+    }
+    const page = query === '' ? pages.get(path) : undefined;
+    return page && { page, kind: 'document', answer: page.document };
+  }
+
+  async function send(req: Request, res: Response, { page, kind, answer }: Found): Promise<void> {
+    const available = new Set(Object.keys(answer.codings).filter((coding) => coding !== 'identity') as Coding[]);
+    const coding = negotiateCoding(req.headers['accept-encoding'], available) ?? 'identity';
+    const representation = answer.codings[coding] ?? answer.codings.identity;
+    const decided = conditionalAnswer(req.method, req.headers, representation.etag, representation.bytes);
+    if (decided.status === 412) throw httpError(412, 'If-Match names another version of this page');
+    if (decided.status === 416) {
+      const headers = { 'Content-Range': `bytes */${representation.bytes}` };
+      throw httpError(416, `The range asked for is past the end of this page (${representation.bytes} bytes)`, { headers });
+    }
+    const body = decided.status === 304 || req.method === 'HEAD' ? undefined : await read(representation);
+    if (res.headersSent || res.destroyed) return;
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    if (available.size > 0) res.vary('Accept-Encoding');
+    res.set({ 'Cache-Control': cacheControl(answer.headers), ETag: representation.etag, [CACHE_HEADER]: PRERENDERED });
+    if (kind === 'document') {
+      const policy = res.getHeader('Content-Security-Policy');
+      const nonce = res.locals.cspNonce;
+      if (typeof policy === 'string' && nonce !== undefined)
+        res.setHeader('Content-Security-Policy', hashedPolicy(policy, nonce, page.document.csp));
+    }
+    if (decided.status === 304) return void res.status(304).end();
+    res.set({ 'Content-Type': TYPES[kind], 'Accept-Ranges': 'bytes' });
+    if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
+    const { start, end } = decided.status === 206 ? decided : { start: 0, end: representation.bytes - 1 };
+    if (decided.status === 206) res.status(206).setHeader('Content-Range', `bytes ${start}-${end}/${representation.bytes}`);
+    res.setHeader('Content-Length', String(end - start + 1));
+    res.end(body?.subarray(start, end + 1));
+  }
+
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const found = find(res.locals.target!);
+    if (found === undefined) return next();
+    res.locals.route = `${found.kind === 'document' ? 'page' : 'data'}:${found.page.route}`;
+    if (found.kind === 'data') res.locals.api = true;
+    send(req, res, found).catch((error: unknown) => {
+      if (!(error instanceof Error) || isHostError(error)) return next(error);
+      // A file gone or changed since start-up: said once, and the page is rendered as if never prerendered.
+      if (!told.has(error.message)) logger.warn({ dir, error: error.message }, 'prerendered file unreadable: rendering the page');
+      told.add(error.message);
+      next();
+    });
+  };
+}
