@@ -192,11 +192,7 @@ function keepInPipeline(app: Express, errorHandler: ErrorRequestHandler): Expres
   const handle = target.handle.bind(app);
   target.handle = (req, res, done) => {
     normalizeTarget(req);
-    handle(
-      req,
-      res,
-      done ?? ((error?: unknown) => errorHandler(error ?? notFound(), req as Request, res as Response, () => {})),
-    );
+    handle(req, res, done ?? ((error?: unknown) => errorHandler(error ?? notFound(), req as Request, res as Response, () => {})));
   };
   return app;
 }

@@ -52,7 +52,7 @@ export function prerenderingRenderer(renderer: Renderer, nonce: string): Prerend
     return work;
   }
 
-  function match(url: URL, allowDiagnostics: boolean): MatchedRoute | undefined {
+  function match(url: URL, allowDiagnostics: () => boolean): MatchedRoute | undefined {
     const route = renderer.match(url, allowDiagnostics);
     if (route === undefined || route.isResource) return route;
     return {

@@ -76,7 +76,7 @@ function problemOf(deps: PrerenderRunDeps, answer: Fetched, note: RenderNote | u
 
 /** The routes whose data a navigation to the branch may ask for: each suffix of those with server data (client/router/browser/prefetch.ts). */
 async function dataSets(deps: PrerenderRunDeps, path: string): Promise<string[][]> {
-  const branch = (await deps.renderer.match(new URL(path, deps.origin), false)?.describe(deps.modules)) ?? [];
+  const branch = (await deps.renderer.match(new URL(path, deps.origin), () => false)?.describe(deps.modules)) ?? [];
   const ids = branch.filter((route) => route.data === true && route.clientLoader === undefined).map((route) => route.id);
   return ids.map((_, at) => ids.slice(at));
 }
@@ -118,7 +118,7 @@ async function pool<T, R>(items: readonly T[], width: number, work: (item: T) =>
 export async function prerenderAll(deps: PrerenderRunDeps): Promise<{ pages: RenderedPage[]; problems: string[] }> {
   const problems: string[] = [];
   const targets: { route: ListedRoute; path: string }[] = [];
-  const leafOf = (path: string) => deps.renderer.match(new URL(path, deps.origin), false)?.routeId;
+  const leafOf = (path: string) => deps.renderer.match(new URL(path, deps.origin), () => false)?.routeId;
   for (const route of deps.renderer.listRoutes()) {
     const listed = await prerenderPathsOf(route, leafOf);
     if (listed === undefined) continue;

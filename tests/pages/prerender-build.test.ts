@@ -121,7 +121,7 @@ describe('npm run build with routes whose pages cannot be prerendered', () => {
 describe("a route's prerender export", () => {
   const renderer = createRenderer(routes);
   const route = (id: string) => renderer.listRoutes().find((listed) => listed.id === id)!;
-  const leafOf = (path: string) => renderer.match(new URL(path, 'http://localhost'), false)?.routeId;
+  const leafOf = (path: string) => renderer.match(new URL(path, 'http://localhost'), () => false)?.routeId;
   const paths = (id: string, value: unknown) => prerenderPathsOf({ ...route(id), prerender: () => Promise.resolve(value) }, leafOf);
 
   it("takes React Router's three forms: true for a path without parameters, a list, or a function given the route's own paths", async () => {

@@ -200,9 +200,7 @@ function matchBranch(branch: Branch, pathname: string): RouteMatch[] | null {
     const whole = match[0];
     const splat = names.findIndex(({ name }) => name === '*');
     const base =
-      splat === -1
-        ? removeTrailingSlash(whole, 1)
-        : removeTrailingSlash(whole.slice(0, whole.length - (match[splat + 1] ?? '').length), 1);
+      splat === -1 ? removeTrailingSlash(whole, 1) : removeTrailingSlash(whole.slice(0, whole.length - (match[splat + 1] ?? '').length), 1);
     found.push({ found: match, before: matched, base });
     if (base !== '/') matched = joinPaths([matched, base]);
   }
