@@ -60,16 +60,32 @@ function fallbackFirst(lazy: () => Promise<LazyPart>, handle: RouteHandle) {
   };
 }
 
+/**
+ * A module asked for once per table: `import()` of a module already loaded still goes through
+ * the ESM loader's resolution, 14 µs a request on a stored page's path, asked by the cache policy,
+ * the methods, the middleware and the loaders. A load that fails is asked again next time.
+ * (Development makes a new table when a module changes: frontend.ts reloads the renderer.)
+ */
+function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+}
+
 /** The server's routes (the browser builds its own from descriptions, ../browser/route-discovery.ts). */
 function convert(entries: readonly RouteEntry[], calls: RouteCalls): RouteObject[] {
   return entries.map((entry) => {
     const { page } = entry;
-    const server = entry.server && { ...entry, server: entry.server };
+    const serverModule = entry.server && loadOnce(entry.server);
+    const server = serverModule && { ...entry, server: serverModule };
     const handle: RouteHandle = {
       meta: entry.meta,
       diagnostics: entry.diagnostics,
       src: page?.src,
-      server: entry.server,
+      server: serverModule,
       resource: page === undefined,
       boundary: entry.boundary,
     };
