@@ -64,6 +64,13 @@ export function createPageCache(deps: PageCacheDeps) {
   const regenerating = new Set<string>();
   const backOff = new Map<string, { until: number; delayMs: number }>();
   let invalidations = 0;
+  /** A memory store answers with the same entry object each time: it is cut at its markers once (a Redis entry is parsed anew anyway). */
+  const pieces = new WeakMap<CacheEntry, string[]>();
+  const piecesOf = (entry: CacheEntry) => {
+    let known = pieces.get(entry);
+    if (known === undefined) pieces.set(entry, (known = template.piecesOf(entry.body)));
+    return known;
+  };
   store.onInvalidate(() => {
     // An invalidation's entries are gone: what this replica learned of them goes too, and a
     // render that began before it is not stored (it may show what was just changed).
@@ -205,7 +212,7 @@ export function createPageCache(deps: PageCacheDeps) {
       if (!fresh) regenerate(keyFor(spec, Object.keys(entry.vary), req)!, work);
       res.status(entry.status).set(entry.headers);
       res.set({ [CACHE_HEADER]: fresh ? 'HIT' : 'STALE', Age: String(Math.max(0, Math.floor(age / 1000))) });
-      res.send(template.fill(entry.body, values));
+      res.send(template.fillPieces(piecesOf(entry), values));
       return true;
     },
 

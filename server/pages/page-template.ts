@@ -28,6 +28,9 @@ export interface PageTemplate {
   /** Whether these values can be written into a page as they are; if not, the request renders without the cache. */
   fits(values: PageValues): boolean;
   fill(template: string, values: PageValues): string;
+  /** A template cut at its markers, to be filled many times (`fillPieces`) without searching it again. */
+  piecesOf(template: string): string[];
+  fillPieces(pieces: readonly string[], values: PageValues): string;
   /** Fills a render as it streams: a marker split across two writes is held back until it is whole. */
   filler(values: PageValues): Transform;
 }
@@ -56,6 +59,14 @@ export function createPageTemplate(build: string, secret: string): PageTemplate 
     const roles = byRole(values);
     return template.replace(pattern, (_, role: string) => roles[role]!);
   };
+  /** Text and roles, alternating (split keeps the pattern's group): even indexes are text, odd ones a role. */
+  const piecesOf = (template: string) => template.split(pattern);
+  const fillPieces = (pieces: readonly string[], values: PageValues) => {
+    const roles = byRole(values);
+    let text = pieces[0]!;
+    for (let i = 1; i < pieces.length; i += 2) text += roles[pieces[i]!]! + pieces[i + 1]!;
+    return text;
+  };
   return {
     id,
     markers: (withTrace) => ({
@@ -66,6 +77,8 @@ export function createPageTemplate(build: string, secret: string): PageTemplate 
     }),
     fits: (values) => Object.values(byRole(values)).every((value) => SAFE_VALUE.test(value)),
     fill,
+    piecesOf,
+    fillPieces,
     filler(values) {
       const decoder = new StringDecoder('utf8');
       let held = '';
