@@ -14,6 +14,8 @@ import { KEY_PREFIX, type RedisConnection } from './redis-connection.ts';
 // per replica, as without Redis, and never costs a 5xx or a wait past the timeout.
 
 const PREFIX = `${KEY_PREFIX}window:`;
+/** DECR only a window that is still open: on an ended one it would make a key with no end. */
+const UNDO = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0";
 
 export function createRedisWindows(redis: RedisConnection, memory: MemoryWindows = createMemoryWindows()): ClientWindows {
   return {
@@ -36,7 +38,7 @@ export function createRedisWindows(redis: RedisConnection, memory: MemoryWindows
     },
     async undo(key) {
       memory.undo(key);
-      await redis.bounded((client) => client.decr(PREFIX + key), undefined);
+      await redis.bounded((client) => client.eval(UNDO, { keys: [PREFIX + key] }), undefined);
     },
     async forget(key) {
       memory.forget(key);
