@@ -28,6 +28,7 @@ import { compressResponses } from './assets/compress-responses.ts';
 import { refuseCrossSiteWrites } from './edge/cross-site-writes.ts';
 import { resolveOrigin } from './edge/request-origin.ts';
 import { createClientLimits } from './writes/client-limits.ts';
+import type { ClientWindows } from './edge/client-windows.ts';
 import { createSessions, type Sessions } from './writes/session.ts';
 import { createMemoryStore, type CacheStore } from './pages/cache-store.ts';
 import { createPageCache } from './pages/page-cache.ts';
@@ -60,6 +61,8 @@ export interface AppDeps {
   reportProofs?: ReportProofOptions;
   /** Where stored pages live: Redis (server/index.ts, with REDIS_URL), else memory of CACHE_MAX_BYTES made here. */
   cacheStore?: CacheStore;
+  /** Where per-client rate limits count: Redis (server/index.ts, with REDIS_URL), else each limit's own memory. */
+  windows?: ClientWindows;
   /** The cache's clock (ms since the epoch); tests move it. */
   now?: () => number;
   /** The server's own build (server/index.ts hashes it): stored pages are keyed by it and the client's, so a release that changed only loaders never answers with the last one's pages. */
@@ -130,7 +133,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     logger: deps.logger,
     sessions: deps.sessions ?? createSessions(config),
     db: deps.db,
-    limits: createClientLimits(),
+    limits: createClientLimits(deps.windows),
     traceMeta: deps.telemetry?.traceMeta,
   });
   const app = express();
@@ -165,8 +168,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
   // After the built assets (already compressed, as files): everything the app itself writes.
   if (config.compressResponses)
     app.use(compressResponses({ maxConcurrent: config.compressMaxConcurrent, onBusy: deps.metrics?.compressionBusy }));
-  app.use(createClientErrorsRouter(deps.logger, proofs, config.bodyTimeoutMs, onFailure));
-  if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger, config.bodyTimeoutMs));
+  app.use(createClientErrorsRouter(deps.logger, proofs, config.bodyTimeoutMs, onFailure, deps.windows));
+  if (config.sentry !== undefined) app.use(createTunnelRouter(config.sentry, deps.logger, config.bodyTimeoutMs, deps.windows));
   if (config.diagnosticsToken !== undefined) app.use('/_diag', createDiagnosticsRouter(config));
   if (config.cache.revalidateToken !== undefined && cache !== undefined)
     app.use(createRevalidateEndpoint(config.cache.revalidateToken, cache.revalidate, config.bodyTimeoutMs));

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, createFailures } from './app.ts';
 import { createRedisStore } from './pages/redis-store.ts';
+import { createRedisConnection } from './fleet/redis-connection.ts';
+import { createRedisWindows } from './fleet/redis-windows.ts';
+import { createRedisSpentProofs } from './fleet/redis-spent-proofs.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import type { FailureRecorder } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
@@ -128,6 +131,13 @@ async function main(): Promise<void> {
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
   const { fixStack } = createSourceMapper();
   const appHook = await loadFailureHook(logger, 'client/instrumentation.server.ts', () => import('../client/instrumentation.server.ts'));
+  // With REDIS_URL the fleet shares one store over one connection: stored pages, rate-limit
+  // windows and spent report proofs (docs/caching.md); without, each process keeps its own.
+  const { redisUrl, redisTimeoutMs } = config.cache;
+  const redis =
+    redisUrl === undefined
+      ? undefined
+      : createRedisConnection({ url: redisUrl, timeoutMs: redisTimeoutMs, logger, onOutage: metrics?.cacheStoreFailure });
   // One recorder for the process: its faults and its requests' failures (server/app.ts).
   const failures = createFailures(config, {
     logger,
@@ -136,6 +146,7 @@ async function main(): Promise<void> {
     onFailure: appHook,
     reporter: sentry?.reportToSentry,
     faultReporter: sentry?.reportFault,
+    reportProofs: redis && { spent: createRedisSpentProofs(redis) },
   });
   handleProcessFaults(logger, failures.recorder, sentry);
   routeProcessWarnings(logger);
@@ -161,12 +172,6 @@ async function main(): Promise<void> {
   const traceContext = config.sentry?.tracesSampleRate === undefined ? undefined : sentry?.currentTraceContext;
   const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext };
   const refusals = createRefusalSummary(logger);
-  // With REDIS_URL the fleet shares stored pages; without, each process keeps its own (app.ts).
-  const { redisUrl, redisTimeoutMs } = config.cache;
-  const cacheStore =
-    redisUrl === undefined
-      ? undefined
-      : createRedisStore({ url: redisUrl, timeoutMs: redisTimeoutMs, logger, onOutage: metrics?.cacheStoreFailure });
   const serverBuild = serverBuildOf(config);
   const server = createHttpServer(
     createApp(config, {
@@ -178,7 +183,8 @@ async function main(): Promise<void> {
       metrics,
       refusals,
       failures,
-      cacheStore,
+      cacheStore: redis && createRedisStore(redis),
+      windows: redis && createRedisWindows(redis),
       serverBuild,
       prerendered: prerenderedPages(config, { client: frontend.build, server: serverBuild }, logger),
     }),
@@ -194,7 +200,7 @@ async function main(): Promise<void> {
     await frontend.close();
     // After the drain: no request is left to use it. Closing checkpoints the write-ahead log into the file.
     db.close();
-    await cacheStore?.close();
+    await redis?.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
     refusals.flush(); // counts of refusals not yet summarised, before the last line

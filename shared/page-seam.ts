@@ -31,9 +31,11 @@ export interface RequestContext {
   log: Record<'debug' | 'info' | 'warn' | 'error', LogFn>;
   /**
    * Counts one call against a per-client rate limit named `name` (server/writes/client-limits.ts):
-   * undefined when it may go ahead, else the seconds until this client may again (Retry-After).
+   * resolves with undefined when it may go ahead, else the seconds until this client may again
+   * (Retry-After). Counted on every replica together with REDIS_URL, else per process; it never
+   * rejects for the store (Redis failing is counted per replica), only for a malformed rule.
    */
-  limit(name: string, rule: { limit: number; windowMs: number }): number | undefined;
+  limit(name: string, rule: { limit: number; windowMs: number }): Promise<number | undefined>;
   /**
    * Drops the stored pages (docs/caching.md) of a path or of every route tagged so, on this
    * replica and, with REDIS_URL, on every one: after a write, the next read renders anew.

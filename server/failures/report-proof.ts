@@ -7,8 +7,9 @@ import { createSpentProofs, type SpentProofs } from './spent-proofs.ts';
 // period it was signed in, under a key derived from DIGEST_KEY, so every replica sharing the key
 // can check any replica's proofs and a proof for one page or one digest is worth nothing for
 // another. The request id is one the server chose (server/observe/access-log.ts), so a client cannot
-// line a proof up with an id of its choosing. A proof counts once per replica and only for a
-// bounded window: a replayed or stale one is logged as a claim, never as another occurrence.
+// line a proof up with an id of its choosing. A proof counts once (per replica, or per fleet
+// with REDIS_URL) and only for a bounded window: a replayed or stale one is logged as a claim,
+// never as another occurrence.
 
 const PROOF_BYTES = 12;
 const PURPOSE = 'react-ssr-host: browser report proof v2';
@@ -28,7 +29,7 @@ export type ProofCheck = 'verified' | 'invalid' | 'replayed' | 'full';
 export interface ReportProofs {
   sign(digest: string, pageReqId: string): string;
   /** Checks a report's proof and, when it is good, spends it: the same proof never verifies twice here. */
-  check(digest: string, pageReqId: string, proof: string): ProofCheck;
+  check(digest: string, pageReqId: string, proof: string): Promise<ProofCheck>;
 }
 
 export interface ReportProofOptions {
@@ -50,12 +51,12 @@ export function createReportProofs(key: string | undefined, options: ReportProof
   };
   return {
     sign: (digest, pageReqId) => signIn(Math.floor(now() / PROOF_PERIOD_MS), digest, pageReqId),
-    check(digest, pageReqId, proof) {
+    async check(digest, pageReqId, proof) {
       const time = now();
       const current = Math.floor(time / PROOF_PERIOD_MS);
       for (let period = current; period > current - PERIODS_ACCEPTED; period--) {
         if (!matches(signIn(period, digest, pageReqId), proof)) continue;
-        const result = spent.spend(proof, (period + PERIODS_ACCEPTED) * PROOF_PERIOD_MS, time);
+        const result = await spent.spend(proof, (period + PERIODS_ACCEPTED) * PROOF_PERIOD_MS, time);
         return result === 'spent' ? 'verified' : result;
       }
       return 'invalid';

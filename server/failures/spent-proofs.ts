@@ -1,6 +1,7 @@
 // The proofs this replica has already accepted, until they expire: a report's proof counts once
 // (server/failures/report-proof.ts). A proof is valid for a bounded window, so a proof only needs
-// remembering until its window closes; after that it fails the HMAC check on its own.
+// remembering until its window closes; after that it fails the HMAC check on its own. With
+// REDIS_URL the fleet remembers them (server/fleet/redis-spent-proofs.ts), over this memory.
 
 /**
  * How many unexpired proofs a replica remembers. A proof needs a page load whose Suspense
@@ -15,10 +16,15 @@ export type SpendResult = 'spent' | 'replayed' | 'full';
 
 export interface SpentProofs {
   /** Records `proof` as used until `expiresAt` (epoch ms); says whether it was already. */
+  spend(proof: string, expiresAt: number, now: number): SpendResult | Promise<SpendResult>;
+}
+
+/** This replica's memory answers at once. */
+export interface MemorySpentProofs extends SpentProofs {
   spend(proof: string, expiresAt: number, now: number): SpendResult;
 }
 
-export function createSpentProofs(capacity = MAX_SPENT_PROOFS): SpentProofs {
+export function createSpentProofs(capacity = MAX_SPENT_PROOFS): MemorySpentProofs {
   // Insertion order is close to expiry order (every proof gets the same window), so expired
   // entries are dropped from the front; one that expires out of order waits at most one period.
   const spent = new Map<string, number>();

@@ -27,7 +27,7 @@ export interface Metrics {
   logLineDropped(level: string): void;
   /** Called once per answer sent plain because COMPRESS_MAX_CONCURRENT responses were compressing. */
   compressionBusy(): void;
-  /** Called once per call to the page cache's Redis that failed or timed out (server/pages/redis-store.ts). */
+  /** Called once per call to the shared Redis that failed or timed out (server/fleet/redis-connection.ts). */
   cacheStoreFailure(): void;
   /** What /readyz answers (server/edge/health.ts): `app_ready` reads it at each scrape. */
   trackReadiness(isShuttingDown: () => boolean): void;
@@ -104,7 +104,7 @@ export function createMetrics(identity?: MetricsIdentity): Metrics {
   });
   const cacheStoreFailures = new Counter({
     name: 'app_cache_store_failures_total',
-    help: 'Calls to the page cache store (Redis) that failed or timed out: each page then rendered as without a cache.',
+    help: 'Calls to the shared store (Redis, REDIS_URL) that failed or timed out: a page then rendered as without a cache, a rate limit or report proof was held by this replica alone.',
     registers: [registry],
   });
   const open = new Set<ServerResponse>();

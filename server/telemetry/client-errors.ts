@@ -8,6 +8,7 @@ import { PROOF, SERVER_DIGEST } from '../../shared/digest-proof.ts';
 import { capStack, MAX_LINE_LENGTH } from '../failures/serialize-error.ts';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
 import { perClientLimit } from '../edge/rate-limit.ts';
+import type { ClientWindows } from '../edge/client-windows.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { REQUEST_ID } from '../../shared/log-line.ts';
 import type { CallFailureHook } from '../failures/failure-hook.ts';
@@ -73,13 +74,14 @@ export function parseReport(body: unknown): ClientErrorReport {
 
 /**
  * How a report's digest is logged: a client digest (`c-…`) as itself; a server digest as
- * `digest` only when its proof checks out for the page it names and has not been used on this
- * replica before (report-proof.ts), else as `claimedDigest` with `proofStatus` saying why.
+ * `digest` only when its proof checks out for the page it names and has not been used before
+ * (report-proof.ts: on this replica, or with REDIS_URL on any), else as `claimedDigest` with
+ * `proofStatus` saying why.
  */
-function digestFields(report: ClientErrorReport, proofs: ReportProofs): Record<string, unknown> {
+async function digestFields(report: ClientErrorReport, proofs: ReportProofs): Promise<Record<string, unknown>> {
   const { digest, proof, pageReqId } = report;
   if (!SERVER_DIGEST.test(digest)) return { digest };
-  const proofStatus = proof === undefined || pageReqId === undefined ? 'missing' : proofs.check(digest, pageReqId, proof);
+  const proofStatus = proof === undefined || pageReqId === undefined ? 'missing' : await proofs.check(digest, pageReqId, proof);
   return proofStatus === 'verified' ? { digest, verified: true } : { claimedDigest: digest, verified: false, proofStatus };
 }
 
@@ -106,17 +108,18 @@ export function createClientErrorsRouter(
   proofs: ReportProofs,
   bodyTimeoutMs: number,
   onFailure?: CallFailureHook,
+  windows?: ClientWindows,
 ): RequestHandler {
   const router = Router();
   router.post(
     CLIENT_ERRORS_PATH,
-    perClientLimit({ windowMs: 60_000, limit: REPORTS_PER_MINUTE }, logger),
+    perClientLimit({ name: 'client-errors', windowMs: 60_000, limit: REPORTS_PER_MINUTE }, logger, windows),
     limitBody(MAX_REPORT_BYTES, bodyTimeoutMs),
-    (req: Request, res) => {
+    async (req: Request, res) => {
       res.locals.route = CLIENT_ERRORS_PATH;
       const report = parseReport(jsonBody(req));
       const { stack, type, message, digest: _digest, proof: _proof, ...where } = report;
-      const fields = digestFields(report, proofs);
+      const fields = await digestFields(report, proofs);
       const msg = fields.verified === false ? 'client error naming a server digest without a valid proof' : 'client error';
       logger[LINE_LEVEL.report]({ side: 'client', reqId: req.id, ...fields, ...where, error: { type, message, stack } }, msg);
       res.status(204).end();

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { SentryConfig } from '../config/config.ts';
 import { httpError, methodNotAllowed } from '../failures/errors.ts';
 import { perClientLimit } from '../edge/rate-limit.ts';
+import type { ClientWindows } from '../edge/client-windows.ts';
 
 // The same-origin path the browser SDK sends its envelopes to, so ad blockers don't drop them.
 // It forwards only for our own DSNs (never an open relay, never a request to a host a client
@@ -83,7 +84,8 @@ async function forward(url: string, body: Buffer, res: Response, timeoutMs: numb
   res.status(upstream.status).send(Buffer.from(await upstream.arrayBuffer()));
 }
 
-export function createTunnelRouter(sentry: SentryConfig, logger: Logger, bodyTimeoutMs: number): RequestHandler {
+/** `windows`: where its per-client counts live (the fleet's with REDIS_URL), else its own memory. */
+export function createTunnelRouter(sentry: SentryConfig, logger: Logger, bodyTimeoutMs: number, windows?: ClientWindows): RequestHandler {
   const allowed = new Map(sentry.allowedDsns.map((dsn) => [dsn, envelopeUrl(dsn)]));
   const router = Router();
   router.post(
@@ -93,7 +95,7 @@ export function createTunnelRouter(sentry: SentryConfig, logger: Logger, bodyTim
       res.locals.route = sentry.tunnelPath;
       next();
     },
-    perClientLimit({ windowMs: 60_000, limit: ENVELOPES_PER_MINUTE }, logger),
+    perClientLimit({ name: 'tunnel', windowMs: 60_000, limit: ENVELOPES_PER_MINUTE }, logger, windows),
     limitBody(MAX_ENVELOPE_BYTES, bodyTimeoutMs),
     async (req: Request, res) => {
       const body = req.body as unknown;

@@ -1,10 +1,11 @@
 // Rate limits an app's loaders and actions ask for (`context.limit`, shared/page-seam.ts): a
 // fixed window per rule name and client, keyed as the host's own per-client limits are
-// (server/edge/rate-limit.ts). One per app, in this process's memory: behind a balancer each replica
-// counts on its own and a restart forgets (docs/forms.md, "Context and sessions").
+// (server/edge/rate-limit.ts). Counted in this process's memory, or with REDIS_URL in the Redis
+// every replica shares (server/fleet/redis-windows.ts), so a client that switches replicas gets
+// no new window (docs/forms.md, "Context and sessions").
 import type { Request } from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { setNewest } from '../../shared/bounded-map.ts';
+import { createMemoryWindows, type ClientWindows } from '../edge/client-windows.ts';
 
 /**
  * A client's key: its address as TRUST_PROXY lets Express believe it (`req.ip`), an IPv6 one
@@ -15,34 +16,46 @@ export function clientKey(req: Request): string {
   return req.ip === undefined ? 'unknown' : ipKeyGenerator(req.ip);
 }
 
-/** Windows tracked at once: past it the oldest is forgotten, so a flood of addresses cannot grow the process. */
-export const MAX_TRACKED_WINDOWS = 10_000;
-
 export interface LimitRule {
   /** Calls one client may make in a window. */
   limit: number;
   windowMs: number;
 }
 
-export interface ClientLimits {
-  /** Counts a call: undefined when it may go ahead, else the whole seconds until the client may again. */
-  take(name: string, client: string, rule: LimitRule, now?: number): number | undefined;
+/** A rule's name is part of every key it counts under: short, so a key stays small in Redis too. */
+const MAX_NAME_LENGTH = 100;
+/**
+ * A day: a window is state kept for every client that called, in memory or in Redis; a limit
+ * over a longer period is a quota, which belongs in the app's database.
+ */
+export const MAX_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Why a call is the app's mistake, or undefined: thrown where it was made, as a bad argument is. */
+function ruleProblem(name: unknown, rule: unknown): string | undefined {
+  if (typeof name !== 'string' || name.length === 0 || name.length > MAX_NAME_LENGTH)
+    return `the name must be a string of 1 to ${MAX_NAME_LENGTH} characters`;
+  const { limit, windowMs } = (rule ?? {}) as Partial<LimitRule>;
+  if (!Number.isSafeInteger(limit) || limit! < 1) return `"limit" must be a whole number of calls, 1 or more (got ${String(limit)})`;
+  if (!Number.isSafeInteger(windowMs) || windowMs! < 1 || windowMs! > MAX_WINDOW_MS)
+    return `"windowMs" must be a whole number of milliseconds from 1 to ${MAX_WINDOW_MS} (got ${String(windowMs)})`;
+  return undefined;
 }
 
-export function createClientLimits(): ClientLimits {
-  // Insertion order is age order: a window that starts again moves to the end.
-  const windows = new Map<string, { start: number; count: number }>();
+export interface ClientLimits {
+  /** Counts a call: undefined when it may go ahead, else the whole seconds until the client may again. */
+  take(name: string, client: string, rule: LimitRule): Promise<number | undefined>;
+}
+
+/** `windows`: the fleet's (server/index.ts, with REDIS_URL), else this process's memory. */
+export function createClientLimits(windows: ClientWindows = createMemoryWindows()): ClientLimits {
   return {
-    take(name, client, { limit, windowMs }, now = Date.now()) {
-      const key = `${name}\n${client}`;
-      let window = windows.get(key);
-      if (window === undefined || now - window.start >= windowMs) {
-        window = { start: now, count: 0 };
-        setNewest(windows, key, window, MAX_TRACKED_WINDOWS);
-      }
-      if (window.count >= limit) return Math.ceil((window.start + windowMs - now) / 1000);
-      window.count += 1;
-      return undefined;
+    async take(name, client, rule) {
+      const problem = ruleProblem(name, rule);
+      if (problem !== undefined) throw new TypeError(`context.limit: ${problem}`);
+      const { count, resetAt } = await windows.hit(`app:${name}:${client}`, rule.windowMs);
+      if (count <= rule.limit) return undefined;
+      // At least a second: Retry-After is in whole seconds, and 0 would invite an immediate retry.
+      return Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
     },
   };
 }

@@ -40,7 +40,7 @@ function cycles(): string[][] {
  * its own room and the rooms below it, never one above. The process entry and the app
  * (server/index.ts, app.ts, instrument.ts) stand on top of them all.
  */
-const SERVER_ROOMS = ['observe', 'failures', 'config', 'edge', 'writes', 'assets', 'telemetry', 'pages', 'error-pages', '(top)'];
+const SERVER_ROOMS = ['observe', 'failures', 'config', 'edge', 'writes', 'fleet', 'assets', 'telemetry', 'pages', 'error-pages', '(top)'];
 
 function roomOf(file: string): number {
   const parts = relative('server', file).split(/[\\/]/);

@@ -2,15 +2,11 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRenderer } from '../../client/entry-server.tsx';
 import { routes } from '../../client/routes.tsx';
-import { createLogger } from '../../server/observe/logger.ts';
-import { loadConfig } from '../../server/config/config.ts';
-import { createRedisStore, OUTAGE_MESSAGE } from '../../server/pages/redis-store.ts';
-import type { CacheStore } from '../../server/pages/cache-store.ts';
-import { ServerLog } from '../../tools/harness/server-log.ts';
+import { OUTAGE_MESSAGE } from '../../server/fleet/redis-connection.ts';
 import { cachedFixture } from '../fixtures/cached.server.ts';
 import { cached } from '../fixtures/fixture-route.ts';
+import { fleetReplica, type FleetReplica } from '../support/fleet-replica.ts';
 import { startRedis, type RunningRedis } from '../support/redis-server.ts';
-import { createTestApp } from '../support/test-app.ts';
 
 // One cache for the fleet (docs/caching.md): two replicas on one real Redis share stored pages
 // and invalidations; Redis gone mid-run costs a render, one warn line and a count, never a 5xx.
@@ -21,36 +17,37 @@ const renderer = createRenderer([...routes, cached]);
 const TIMEOUT_MS = 100;
 
 let redis: RunningRedis;
-const stores: CacheStore[] = [];
+const replicas: FleetReplica[] = [];
 beforeAll(async () => {
   redis = await startRedis();
 });
 afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
+  await Promise.all(replicas.map((replica) => replica.close()));
   await redis.kill();
 });
 
-function replica() {
-  const storeLog = new ServerLog();
-  const outages = { count: 0 };
-  const logger = createLogger(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'debug' }), storeLog);
-  const store = createRedisStore({ url: redis.url, timeoutMs: TIMEOUT_MS, logger, onOutage: () => (outages.count += 1) });
-  stores.push(store);
+/** A replica connected to Redis: before that, its calls are misses and it would render (and count) once more. */
+async function replica() {
   // A fixed origin: each supertest request comes to a server on a new port, and the origin is part of an entry's key.
-  return { ...createTestApp({ PUBLIC_ORIGIN: 'http://shop.example' }, { cacheStore: store }, renderer), storeLog, outages };
+  const made = fleetReplica(redis.url, TIMEOUT_MS, { PUBLIC_ORIGIN: 'http://shop.example' }, renderer);
+  replicas.push(made);
+  await made.connected();
+  return made;
 }
 
 describe('two replicas on one Redis', () => {
   it('a page one replica stored answers the other without a render', async () => {
-    const [a, b] = [replica(), replica()];
+    const [a, b] = await Promise.all([replica(), replica()]);
     const before = cachedFixture.renders;
     expect((await request(a.app).get('/cached?fleet=1').expect(200)).headers['x-cache']).toBe('MISS');
-    await expect.poll(async () => (await request(b.app).get('/cached?fleet=1')).headers['x-cache']).toBe('HIT');
+    // Stored once its answer ended: a HIT on the replica that rendered it is a HIT from Redis.
+    await expect.poll(async () => (await request(a.app).get('/cached?fleet=1')).headers['x-cache']).toBe('HIT');
+    expect((await request(b.app).get('/cached?fleet=1')).headers['x-cache']).toBe('HIT');
     expect(cachedFixture.renders).toBe(before + 1);
   });
 
   it('a revalidation on one replica makes the other’s next read a MISS that renders anew', async () => {
-    const [a, b] = [replica(), replica()];
+    const [a, b] = await Promise.all([replica(), replica()]);
     await request(a.app).get('/cached?fleet=2').expect(200);
     await expect.poll(async () => (await request(b.app).get('/cached?fleet=2')).headers['x-cache']).toBe('HIT');
     await request(a.app).post('/cached').type(FORM).send('name=Ada').expect(200);
@@ -61,7 +58,7 @@ describe('two replicas on one Redis', () => {
   });
 
   it('with Redis killed mid-run, pages render as without a cache: 200s, one outage line, each failed call counted', async () => {
-    const a = replica();
+    const a = await replica();
     await request(a.app).get('/cached?fleet=3').expect(200);
     await expect.poll(async () => (await request(a.app).get('/cached?fleet=3')).headers['x-cache']).toBe('HIT');
     await redis.kill();

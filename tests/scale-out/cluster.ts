@@ -1,5 +1,6 @@
 // Two replicas of the image behind Debian's HAProxy, on loopback only, with deploy/haproxy.cfg
-// as a user would run it. Everything it starts it names, and stop() removes it.
+// as a user would run it, sharing one Redis (REDIS_URL) as deploy/compose.yaml's do. Everything
+// it starts it names, and stop() removes it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fetchOnce } from '../../tools/harness/http.ts';
@@ -11,6 +12,8 @@ import type { Engine } from '../container/engine.ts';
 /** HAProxy connects to the replicas from this address; their TRUST_PROXY names it alone. */
 export const BALANCER_SOURCE = '127.0.0.10';
 export const DIAGNOSTICS_TOKEN = 'scale-out-diagnostics-token';
+/** POST /_revalidate's token on both replicas (server/pages/revalidate-endpoint.ts). */
+export const REVALIDATE_TOKEN = 'scale-out-revalidate-token-0123456789';
 const DIGEST_KEY = 'scale-out-shared-digest-key';
 /** 32+ bytes, the same on both replicas: a session set by one is read by the other. */
 const SESSION_SECRET = 'scale-out-shared-session-secret-0123456789';
@@ -37,9 +40,11 @@ export class Cluster {
   private haproxy: ChildProcess | undefined;
   private readonly suffix = `${process.pid}-${Date.now().toString(36)}`;
 
+  /** `redisUrl`: the Redis both replicas share (on the host's loopback, as they are). */
   constructor(
     private readonly engine: Engine,
     private readonly sharedAssetsDir: string,
+    private readonly redisUrl: string,
   ) {}
 
   async start(image: string): Promise<void> {
@@ -73,6 +78,8 @@ export class Cluster {
       // No PUBLIC_ORIGIN, unlike deploy/compose.yaml: the origin (and so the protocol test's
       // redirect check) then comes from the balancer's X-Forwarded-Proto, which is under test.
       DIAGNOSTICS_TOKEN,
+      REVALIDATE_TOKEN,
+      REDIS_URL: this.redisUrl,
       TRUST_PROXY: BALANCER_SOURCE,
       SHARED_ASSETS_DIR: '/srv/assets',
       SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),

@@ -1,6 +1,6 @@
 // deploy/compose.yaml as a user runs it (podman-compose from Debian's packages, or docker
-// compose): two replicas and the balancer come up, serve through HAProxy with one digest, and
-// `down -v` leaves nothing behind.
+// compose): two replicas, their Redis and the balancer come up, serve through HAProxy with one
+// digest and one page cache, and `down -v` leaves nothing behind.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,8 +19,11 @@ const found = await findEngine();
 const PROJECT = `rsh-compose-${process.pid}`;
 const IMAGE = `react-ssr-host:${PROJECT}`;
 const BALANCER_IMAGE = `react-ssr-host-balancer:${PROJECT}`;
-/** The only Debian bookworm image on these machines; any bookworm image does (Containerfile). */
+const REDIS_IMAGE = `react-ssr-host-redis:${PROJECT}`;
+/** The only Debian bookworm image on these machines; any bookworm image does (the Containerfiles). */
 const BALANCER_BASE_IMAGE = 'docker.io/library/node:26-bookworm-slim';
+/** Every service of the file: two replicas, Redis and the balancer. */
+const SERVICES = 4;
 const WAIT_MS = 120_000;
 
 /** podman-compose 1.0.3 cannot run `network_mode: host` as is: see the shim's comment. */
@@ -65,11 +68,20 @@ if (found.engine === undefined || !hasCompose) {
       copyBuildContext(context);
       const pull = engine.kind === 'podman' ? ['--pull=never'] : [];
       await engine.must(['build', ...pull, '--network', 'host', '-t', IMAGE, context]);
-      const [app1, app2, balancer, stats] = [await freePort(), await freePort(), await freePort(), await freePort()];
+      const [app1, app2, balancer, stats, redis] = [
+        await freePort(),
+        await freePort(),
+        await freePort(),
+        await freePort(),
+        await freePort(),
+      ];
       env = {
         IMAGE,
         BALANCER_IMAGE,
         BALANCER_BASE_IMAGE,
+        REDIS_IMAGE,
+        REDIS_BASE_IMAGE: BALANCER_BASE_IMAGE,
+        REDIS_PORT: String(redis),
         APP1_PORT: String(app1),
         APP2_PORT: String(app2),
         BALANCER_PORT: String(balancer),
@@ -80,10 +92,12 @@ if (found.engine === undefined || !hasCompose) {
         DIAGNOSTICS_TOKEN,
       };
       const up = await compose(engine, ['up', '-d'], env);
-      // podman-compose 1.0.3 exits 0 even when a container failed to start: look for all three.
+      // podman-compose 1.0.3 exits 0 even when a container failed to start: look for every one.
       const running = await engine.must(['ps', '--filter', projectLabel, '--format', '{{.Names}}']);
-      expect(running.split('\n').filter(Boolean), `${up.stdout.slice(-3000)}\n${up.stderr.slice(-3000)}`).toHaveLength(3);
-      console.log(`compose project ${PROJECT} up: balancer on 127.0.0.1:${balancer}, replicas on :${app1} and :${app2}`);
+      expect(running.split('\n').filter(Boolean), `${up.stdout.slice(-3000)}\n${up.stderr.slice(-3000)}`).toHaveLength(SERVICES);
+      console.log(
+        `compose project ${PROJECT} up: balancer on 127.0.0.1:${balancer}, replicas on :${app1} and :${app2}, Redis on :${redis}`,
+      );
     });
 
     afterAll(async () => {
@@ -98,7 +112,7 @@ if (found.engine === undefined || !hasCompose) {
             .join(', ') || 'none'
         }`,
       );
-      await engine.run(['rmi', '--force', IMAGE, BALANCER_IMAGE]);
+      await engine.run(['rmi', '--force', IMAGE, BALANCER_IMAGE, REDIS_IMAGE]);
       if (context) rmSync(context, { recursive: true, force: true });
     });
 
@@ -139,6 +153,15 @@ if (found.engine === undefined || !hasCompose) {
 
     it("a session set on one replica is read on the other: the file's SESSION_SECRET is shared", async () => {
       await expectSessionShared(`http://127.0.0.1:${env.APP1_PORT}`, `http://127.0.0.1:${env.APP2_PORT}`);
+    });
+
+    it("a page one replica stored answers the other from the file's Redis", async () => {
+      // A path of its own: /about is reused for 10 s (client/pages/about.server.ts), and no earlier request stored this one.
+      const path = `/about?compose=${PROJECT}`;
+      expect((await fetchOnce(`http://127.0.0.1:${env.APP1_PORT}${path}`)).headers['x-cache']).toBe('MISS');
+      // Stored once its answer ended: the other replica finds it within moments.
+      await expect.poll(async () => (await fetchOnce(`http://127.0.0.1:${env.APP2_PORT}${path}`)).headers['x-cache']).toBe('HIT');
+      console.log('compose: /about stored by app1 answered app2 from Redis');
     });
   });
 }

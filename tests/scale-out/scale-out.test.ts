@@ -1,6 +1,8 @@
 // Scale-out as users run it: two replicas of the image (Node 26, read-only root) behind Debian's
-// HAProxy with deploy/haproxy.cfg, on loopback. Then a rolling deploy to a second build whose
-// assets have other hashes, under steady load, with nothing dropped.
+// HAProxy with deploy/haproxy.cfg, on loopback, sharing one Redis (Debian's redis-server, as
+// deploy/compose.yaml's): stored pages, revalidations and rate limits hold for both. Then a
+// rolling deploy to a second build whose assets have other hashes, under steady load, with
+// nothing dropped.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,9 +12,12 @@ import { copyBuildContext, findEngine } from '../container/engine.ts';
 import { pageDigest } from '../../tools/harness/digests.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { sleep } from '../../tools/harness/net.ts';
-import { BALANCER_SOURCE, Cluster, DIAGNOSTICS_TOKEN, type Replica } from './cluster.ts';
+import { OUTAGE_MESSAGE } from '../../server/fleet/redis-connection.ts';
+import { startRedis, type RunningRedis } from '../support/redis-server.ts';
+import { BALANCER_SOURCE, Cluster, DIAGNOSTICS_TOKEN, REVALIDATE_TOKEN, type Replica } from './cluster.ts';
 import { startLoad } from './load.ts';
 import { expectSessionShared } from './shared-session.ts';
+import { expectRevalidationShared, expectWriteLimitShared } from './shared-store.ts';
 
 const IMAGE_A = 'react-ssr-host:scale-a';
 const IMAGE_B = 'react-ssr-host:scale-b';
@@ -42,6 +47,7 @@ if (found.engine === undefined || skipped !== undefined) {
     return dir;
   };
   let cluster: Cluster;
+  let redis: RunningRedis | undefined;
 
   describe(`two replicas behind HAProxy (${engine.kind})`, () => {
     beforeAll(async () => {
@@ -61,7 +67,8 @@ if (found.engine === undefined || skipped !== undefined) {
       }
       const shared = tempDir('rsh-scale-assets-');
       chownSync(shared, NODE_UID, NODE_UID);
-      cluster = new Cluster(engine, shared);
+      redis = await startRedis();
+      cluster = new Cluster(engine, shared, redis.url);
       await cluster.start(IMAGE_A);
       console.log(
         `HAProxy on ${cluster.url} → ${cluster.replicas.map((r) => `${r.name} :${r.port}`).join(', ')}; replicas trust ${BALANCER_SOURCE} only`,
@@ -70,6 +77,7 @@ if (found.engine === undefined || skipped !== undefined) {
 
     afterAll(async () => {
       await cluster?.stop();
+      await redis?.kill();
       for (const image of [IMAGE_A, IMAGE_B]) await engine.run(['rmi', '--force', image]);
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
       const left = await engine.run(['ps', '-a', '--filter', 'name=rsh-scale-', '--format', '{{.Names}}']);
@@ -141,13 +149,24 @@ if (found.engine === undefined || skipped !== undefined) {
           headers: { 'content-type': 'application/json' },
           body: report,
         });
-      // More than both replicas together allow one client (each counts on its own).
+      // Twice what one client may send, spread over both replicas by the balancer: they count
+      // together in Redis, so the limit holds once for the pair, not once per replica.
       const statuses: number[] = [];
-      for (let i = 0; i <= 2 * REPORTS_PER_MINUTE; i += 1) statuses.push((await post('127.0.0.4')).status);
-      expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(1);
-      expect(statuses.every((status) => status === 204 || status === 429)).toBe(true);
+      for (let i = 0; i < 2 * REPORTS_PER_MINUTE; i += 1) statuses.push((await post('127.0.0.4')).status);
+      expect(statuses).toEqual([...Array<number>(REPORTS_PER_MINUTE).fill(204), ...Array<number>(REPORTS_PER_MINUTE).fill(429)]);
       // Another client behind the same balancer is not held back by the first.
       expect((await post('127.0.0.5')).status).toBe(204);
+    });
+
+    it("a revalidation on one replica makes the other's next read a MISS that renders the page anew", async () => {
+      const [a, b] = cluster.replicas.map((replica) => `http://127.0.0.1:${replica.port}`);
+      await expectRevalidationShared(a!, b!, REVALIDATE_TOKEN);
+    });
+
+    it("the guestbook's write limit holds across both replicas: one client's 11th write on either is a 429", async () => {
+      await expectWriteLimitShared(cluster.replicas.map((replica) => `http://127.0.0.1:${replica.port}`));
+      // Redis answered all along: no replica told an outage.
+      expect((await cluster.allLogs()).filter((line) => line.msg === OUTAGE_MESSAGE)).toEqual([]);
     });
 
     it('a session set on one replica is read on the other (shared SESSION_SECRET)', async () => {

@@ -136,6 +136,19 @@ describe('the context', () => {
   });
 });
 
+describe('context.limit', () => {
+  it('a rule it cannot keep (a window past a day) is the action’s failure, named in its line', async () => {
+    const { app: host, logs } = app();
+    const res = await request(host).post('/api/writes?do=limit-a-week').send({ a: 1 }).expect(500);
+    expect(JSON.stringify(res.body)).not.toContain('windowMs');
+    expect(logs.failures()).toEqual([
+      expect.objectContaining({
+        error: expect.objectContaining({ type: 'TypeError', message: expect.stringContaining('context.limit: "windowMs" must be') }),
+      }),
+    ]);
+  });
+});
+
 describe('resource routes', () => {
   it('answer any value as JSON, HEAD without a body, and failures as the JSON error', async () => {
     const { app: host, logs } = app();

@@ -24,7 +24,7 @@ const FLOOR_CONTEXT = {
   id: 'floor',
   db: new DatabaseSync(':memory:'),
   log: console,
-  limit: () => undefined,
+  limit: () => Promise.resolve(undefined),
   revalidate: () => Promise.resolve(0),
 };
 

@@ -52,7 +52,7 @@ export async function action({ request, context }: ActionArgs) {
   const form = await request.formData();
   const name = field(form, 'name');
   const message = field(form, 'message');
-  const retryAfter = context.limit('guestbook-writes', WRITES);
+  const retryAfter = await context.limit('guestbook-writes', WRITES);
   if (retryAfter !== undefined) {
     const errors: Problems = { form: `You are writing too fast: please wait ${retryAfter} s and try again.` };
     return data({ errors, values: { name, message } }, { status: 429, headers: { 'Retry-After': String(retryAfter) } });
