@@ -4,9 +4,10 @@ import { LEVEL } from '../../shared/log-line.ts';
 
 // Where the process's log lines go: stdout, without ever blocking a request on its reader.
 // pino's synchronous destination waits in write(2) when the pipe is full, so a log shipper that
-// stops reading stopped every request (docs/logs.md, "When stdout is not read"). Here a line
-// goes straight to the stream while it holds nothing (a pipe being read takes it at once, in
-// order, as the synchronous destination did); once the pipe is full, lines wait in a queue of
+// stops reading stopped every request (docs/logs.md, "When stdout is not read"). Here the lines
+// of one turn of the event loop go to the stream together at its end, while it holds nothing (a
+// pipe being read takes them at once, in order: one write(2) for every request that turn
+// finished instead of one each); once the pipe is full, lines wait in a queue of
 // at most `maxBytes`, and past that they are dropped and counted. Lines below error may use
 // only the part outside ERROR_RESERVE_SHARE, so failure lines are dropped last. Lines never
 // change order: a line is queued behind everything before it or dropped, never put in front.
@@ -26,6 +27,8 @@ const BATCH_BYTES = 64 * 1024;
  * Sentry, this (config.ts).
  */
 const FLUSH_DEADLINE_MS = 500;
+/** A turn's lines are handed over at once past this size, not held to its end: a write is never larger than a batch. */
+const TURN_BYTES = BATCH_BYTES;
 
 export type DropCounts = Record<string, number>;
 
@@ -41,6 +44,8 @@ export interface LogDestinationOptions {
 export interface LogDestination extends DestinationStream {
   /** pino's logger.flush(cb): calls back once everything queued is written (at once if nothing is), or after FLUSH_DEADLINE_MS. */
   flush(cb: () => void): void;
+  /** Hands the turn's lines to the stream now (a process exiting has no later turn). */
+  flushTurn(): void;
 }
 
 const levelName = (level: number): string => levels.labels[level] ?? String(level);
@@ -59,6 +64,10 @@ export function createLogDestination(out: Writable, options: LogDestinationOptio
   /** The reader has gone (EPIPE): every line from now on is dropped. */
   let broken = false;
   let waiters: Array<() => void> = [];
+  /** This turn's lines, written together once it ends (or once they fill a batch), while the stream is idle. */
+  let turn: string[] = [];
+  let turnBytes = 0;
+  let turnScheduled = false;
 
   const drop = (level: number) => {
     const name = levelName(level);
@@ -112,11 +121,25 @@ export function createLogDestination(out: Writable, options: LogDestinationOptio
     for (const resolve of done) resolve();
   }
 
+  function flushTurn(): void {
+    turnScheduled = false;
+    if (turn.length === 0) return;
+    const lines = turn;
+    turn = [];
+    turnBytes = 0;
+    // Lines only gather while nothing waits: the stream and queue are idle unless a write in this
+    // turn filled the stream, and then whatever came after the batch is queued behind it.
+    if (broken) return;
+    send(lines.length === 1 ? lines[0]! : lines.join(''));
+  }
+
   // EPIPE or similar: nobody will read again. What is queued is lost; count it, stop queueing.
   function fail(): void {
     if (broken) return;
     broken = true;
-    for (let i = head; i < queue.length; i++) drop(Number(/^\{"level":(\d+)/.exec(queue[i]!)?.[1] ?? 0));
+    for (const line of [...turn, ...queue.slice(head)]) drop(Number(/^\{"level":(\d+)/.exec(line)?.[1] ?? 0));
+    turn = [];
+    turnBytes = 0;
     queue = [];
     head = 0;
     queuedBytes = 0;
@@ -132,14 +155,25 @@ export function createLogDestination(out: Writable, options: LogDestinationOptio
     write(this: { lastLevel: number }, line: string): void {
       const level = this.lastLevel;
       if (broken) return drop(level);
-      if (head === queue.length && out.writableLength === 0) return send(line);
+      if (head === queue.length && out.writableLength === 0) {
+        turn.push(line);
+        turnBytes += line.length;
+        if (turnBytes >= TURN_BYTES) return flushTurn();
+        if (!turnScheduled) {
+          turnScheduled = true;
+          setImmediate(flushTurn);
+        }
+        return;
+      }
       const bytes = Buffer.byteLength(line);
       const bound = level >= LEVEL.error ? maxBytes : belowErrorBytes;
       if (queuedBytes + pendingBytes + bytes > bound) return drop(level);
       queue.push(line);
       queuedBytes += bytes;
     },
+    flushTurn,
     flush(cb: () => void): void {
+      flushTurn();
       // At once when nothing waits: a boot failure then exits before any other line is logged.
       if (broken || (head === queue.length && out.writableLength === 0)) return cb();
       let called = false;

@@ -45,6 +45,8 @@ function stdoutLogger(options: LoggerOptions<never>, maxBytes: number, metrics: 
   });
   // onDrained runs only after lines were written, so `logger` is set by then.
   const logger = pino(options, destination);
+  // Lines wait for the end of their turn (log-destination.ts); an exit without a flush has no next turn.
+  process.once('exit', destination.flushTurn);
   return logger;
 }
 
