@@ -1,6 +1,7 @@
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { causeOf, describeValue, isErrorLike, readString, typeName } from './thrown-value.ts';
+import { boundedMemo } from '../../shared/bounded-memo.ts';
 
 // What makes two failures "the same" (docs/errors.md, "The digest rule"): the type, the message with its
 // per-occurrence values replaced, and the application's own stack frames relative to the app
@@ -89,11 +90,21 @@ export function fingerprint(value: unknown, root: string): string {
   return parts.join('\n');
 }
 
+/** Distinct messages and stacks remembered normalized: an error storm repeats a few of them thousands of times. */
+const MEMO_SIZE = 1_000;
+const normalized = boundedMemo(normalizeMessage, MEMO_SIZE);
+const framesByRoot = new Map<string, (stack: string) => string[]>();
+const framesOf = (stack: string, root: string) => {
+  let frames = framesByRoot.get(root);
+  if (frames === undefined) framesByRoot.set(root, (frames = boundedMemo((text: string) => appFrames(text, root), MEMO_SIZE)));
+  return frames(stack);
+};
+
 function fingerprintOne(value: unknown, root: string): string[] {
   const type = typeName(value);
   // A bare number, boolean or bigint is its own content (often a status or a code): kept as is.
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return [type, String(value)];
-  const message = normalizeMessage(describeValue(value));
+  const message = normalized(describeValue(value));
   const stack = isErrorLike(value) ? readString(value, 'stack') : undefined;
-  return [type, message, ...(stack === undefined ? [] : appFrames(stack, root))];
+  return [type, message, ...(stack === undefined ? [] : framesOf(stack, root))];
 }

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { causeOf, isErrorLike, readString } from './thrown-value.ts';
 import { MAX_CAUSE_DEPTH } from './fingerprint.ts';
+import { boundedMemo } from '../../shared/bounded-memo.ts';
 
 // Production stacks point into the bundle (dist/server/assets/entry-server-….js:169:8). The
 // build ships a source map beside each server file (vite.config.ts), and a failure's stack is
@@ -13,6 +14,8 @@ import { MAX_CAUSE_DEPTH } from './fingerprint.ts';
 
 /** Distinct bundle files are few (the entry and its chunks); the cap bounds memory regardless. */
 const MAX_CACHED_MAPS = 64;
+/** Stacks remembered mapped: distinct failures at once are few; a stack is a few KB at most (20 frames). */
+const MAX_MAPPED_STACKS = 1_000;
 
 /** `at fn (location:line:col)` or `at location:line:col`, with the location in group 2. */
 const FRAME = /^(\s*at (?:.+? \()?)(.+?):(\d+):(\d+)(\)?)$/;
@@ -66,9 +69,9 @@ export function createSourceMapper(): { fixStack: StackFixer; mapStack: (stack: 
     return `${head}${source}:${(entry.originalLine ?? 0) + 1}:${(entry.originalColumn ?? 0) + 1}${tail}`;
   }
 
-  function mapStack(stack: string): string {
-    return stack.split('\n').map(mapLine).join('\n');
-  }
+  // One failure repeats with the same stack (an error storm is thousands of one throw): each
+  // distinct stack is mapped once. Bounded, whatever varies between stacks.
+  const mapStack = boundedMemo((stack: string) => stack.split('\n').map(mapLine).join('\n'), MAX_MAPPED_STACKS);
 
   /** Rewrites the stacks of an error and its causes in place, once per error. */
   function fixStack(error: unknown): void {
