@@ -12,6 +12,8 @@ interface PrefixNode {
   /** Absent on a leaf: most nodes are one page's, and an empty Map costs more than the node. */
   children?: Map<string, PrefixNode>;
   branches: number[];
+  /** Every branch a path ending its static prefix here may match, by rank: set once the index is built. */
+  candidates?: readonly number[];
 }
 
 const ASCII = /^[\u0020-\u007e]*$/;
@@ -41,7 +43,7 @@ function staticPrefix(branch: Branch): string[] {
  * (one pattern of every branch ran 40 µs a request with 1,000 routes: too large for V8 to compile
  * to native code). A branch with a splat above its last level may match anything: always tried.
  */
-export function indexByPrefix(branches: readonly Branch[]): (pathname: string) => number[] {
+export function indexByPrefix(branches: readonly Branch[]): (pathname: string) => readonly number[] {
   const root: PrefixNode = { branches: [] };
   const always: number[] = [];
   branches.forEach((branch, rank) => {
@@ -55,15 +57,26 @@ export function indexByPrefix(branches: readonly Branch[]): (pathname: string) =
     }
     node.branches.push(rank);
   });
+  // Each node's candidates (its own branches, its ancestors' and those always tried), ranked once
+  // here rather than gathered and sorted on every request.
+  const rank = (node: PrefixNode, inherited: readonly number[]): void => {
+    const mine = [...inherited, ...node.branches];
+    node.candidates = [...mine].sort((a, b) => a - b);
+    for (const child of node.children?.values() ?? []) rank(child, mine);
+  };
+  rank(root, always);
   return (pathname) => {
-    const candidates = [...always, ...root.branches];
-    let node: PrefixNode | undefined = root;
+    let node = root;
     // The segments after the leading slash; a pattern only ever matches a path that starts with one.
-    for (const segment of pathname.split('/').slice(1)) {
-      node = node.children?.get(segment.toLowerCase());
-      if (node === undefined) break;
-      candidates.push(...node.branches);
+    let start = 1;
+    while (node.children !== undefined && start <= pathname.length) {
+      const end = pathname.indexOf('/', start);
+      const child = node.children.get(pathname.slice(start, end === -1 ? undefined : end).toLowerCase());
+      if (child === undefined) break;
+      node = child;
+      if (end === -1) break;
+      start = end + 1;
     }
-    return candidates.sort((a, b) => a - b);
+    return node.candidates!;
   };
 }
