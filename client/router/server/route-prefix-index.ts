@@ -58,13 +58,13 @@ export function indexByPrefix(branches: readonly Branch[]): (pathname: string) =
     node.branches.push(rank);
   });
   // Each node's candidates (its own branches, its ancestors' and those always tried), ranked once
-  // here rather than gathered and sorted on every request.
+  // here rather than gathered and sorted on every request. A node with no branch of its own
+  // shares its parent's list.
   const rank = (node: PrefixNode, inherited: readonly number[]): void => {
-    const mine = [...inherited, ...node.branches];
-    node.candidates = [...mine].sort((a, b) => a - b);
-    for (const child of node.children?.values() ?? []) rank(child, mine);
+    node.candidates = node.branches.length === 0 ? inherited : [...inherited, ...node.branches].sort((a, b) => a - b);
+    for (const child of node.children?.values() ?? []) rank(child, node.candidates);
   };
-  rank(root, always);
+  rank(root, [...always].sort((a, b) => a - b));
   return (pathname) => {
     let node = root;
     // The segments after the leading slash; a pattern only ever matches a path that starts with one.
