@@ -49,6 +49,24 @@ export function startFailureFloor(stdoutFile: string, cpus?: string): Promise<Ru
   return spawnServer({ command: withTsx(`${HERE}/floor-failure.tsx`), stdoutFile, cpus, readyOn: 'healthz' });
 }
 
+/**
+ * Our 404 and stored page's answers on bare Express and pino-http (floor-same-output.ts): `pages`
+ * are the bytes our server answered, `stdoutFile` takes its access lines as ours go to a file.
+ */
+export async function startSameOutputFloor(pages: { notFound: string; stored: string }, stdoutFile: string, cpus?: string) {
+  const files = {
+    FLOOR_404_FILE: join(tmpdir(), `bench-404-${process.pid}.html`),
+    FLOOR_PAGE_FILE: join(tmpdir(), `bench-page-${process.pid}.html`),
+  };
+  writeFileSync(files.FLOOR_404_FILE, pages.notFound);
+  writeFileSync(files.FLOOR_PAGE_FILE, pages.stored);
+  try {
+    return await spawnServer({ command: withTsx(`${HERE}/floor-same-output.ts`), env: files, stdoutFile, cpus, readyOn: 'healthz' });
+  } finally {
+    for (const file of Object.values(files)) rmSync(file, { force: true }); // read once at start
+  }
+}
+
 /** `node --import tsx file`: the pid is the server itself, not a tsx launcher. */
 function withTsx(file: string): string[] {
   return ['node', '--import', 'tsx', file];

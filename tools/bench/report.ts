@@ -84,6 +84,7 @@ function storedLines({ storedPage, fixedAndFailureFloors: floors, stampede }: Be
     `Stored page ${STORED_PATH} (warmed once, then loaded: HIT, STALE once its 10 s pass): ${rate(storedPage)}, log ${storedPage.logBytesPerRequest.toFixed(0)} B/req`,
     `Bare Express floor (floor-express.ts): fixed 10 KB page ${rate(floors.fixedPage)}; its own 404 ${rate(floors.express404)}; peak RSS ${floors.peakRssMb.express.toFixed(1)} MB`,
     `Failure floor (floor-failure.tsx: HMAC digest, one pino line, renderToString): ${rate(floors.failure)}, log ${floors.failure.logBytesPerRequest.toFixed(0)} B/req; peak RSS ${floors.peakRssMb.failure.toFixed(1)} MB`,
+    `Same-output floor (floor-same-output.ts: our answers' bytes, headers and access line on bare Express + pino-http): 404 ${rate(floors.sameOutput404)}; stored page ${rate(floors.sameOutputPage)}; peak RSS ${floors.peakRssMb.sameOutput.toFixed(1)} MB`,
     `Stampede: ${stampede.requests} requests at once, each on its own connection, on ${STORED_PATH} just stale: ${stampede.renders} render(s) (distinct "Served at" times), x-cache ${xCache.join(' ')}, p50 ${stampede.p50} ms, p99 ${stampede.p99} ms, errors ${stampede.errors}`,
   ];
 }

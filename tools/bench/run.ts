@@ -8,7 +8,7 @@ import { BROWSER_HEADERS, startAppServer } from './app-server.ts';
 import { numberFlag, parseFlags } from './args.ts';
 import { benchFloor, startBareFloor, startHttpFloor, startReactFloor } from './floors.ts';
 import { benchFixedAndFailureFloors, FIXED_AND_FAILURE_LOAD_RUNS } from './fixed-and-failure-floors.ts';
-import { loadStoredPage, stampede, STAMPEDE_WAIT_S } from './stored-page.ts';
+import { loadStoredPage, stampede, STAMPEDE_WAIT_S, STORED_PATH } from './stored-page.ts';
 import { fetchOnce } from '../harness/http.ts';
 import { loadRoute, type LoadSettings, type Measured } from './load.ts';
 import { coldStartMs, entryScript, firstLoadJs, streamTiming } from './measure.ts';
@@ -124,9 +124,15 @@ async function benchOurServer(settings: Settings) {
     const compressed = await loadCompressed(server, settings, logBytes);
     assertRunning(server, 'the compressed page');
     const storedPage = await loadStoredPage(server, settings, logBytes);
+    // What the same-output floor answers: these bytes, as a browser got them (floor-same-output.ts).
+    const pages = {
+      notFound: (await fetchOnce(`${server.url}/no-such-page`, { headers: { ...BROWSER_HEADERS } })).body,
+      stored: (await fetchOnce(`${server.url}${STORED_PATH}`, { headers: { ...BROWSER_HEADERS } })).body,
+    };
     const stale = await stampede(server);
     assertRunning(server, 'the stampede');
-    return { html, routes, js, streaming, results, compressed, storedPage, stampede: stale, peakRssMb: memoryMb(server.pid, 'VmHWM') };
+    const peakRssMb = memoryMb(server.pid, 'VmHWM');
+    return { html, routes, js, streaming, results, compressed, storedPage, pages, stampede: stale, peakRssMb };
   } finally {
     await stopCleanly(server, 'the server');
     rmSync(logDir, { recursive: true, force: true });
@@ -173,6 +179,7 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
   const fixed = await benchFixedAndFailureFloors(
     (floor, routes, who, logBytes) => loadAll(floor, routes, (route) => route.path, settings, who, logBytes),
     serverCpus(settings),
+    ours.pages,
   );
   const growth = await benchRouteGrowth(settings, serverCpus(settings));
   const rows = toRows(react.results.routes, ours.results, { react: react.results.measured, bare: bare.results }, http.results);
@@ -209,6 +216,8 @@ async function collect(settings: Settings): Promise<{ report: BenchReport; unexp
     fixed.fixedPage,
     fixed.express404,
     fixed.failure,
+    fixed.sameOutput404,
+    fixed.sameOutputPage,
   ].reduce((sum, m) => sum + m.unexpected, ours.stampede.errors + ours.stampede.requests - (ours.stampede.statuses[200] ?? 0));
   return { report, unexpected };
 }

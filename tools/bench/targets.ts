@@ -60,6 +60,12 @@ const STORED_PAGE_MIN_RATIO = 0.5;
 const EXPRESS_404_MIN_RATIO = 0.5;
 const STREAMED_VS_BARE_MIN_RATIO = 0.6;
 const FAILURE_FLOOR_MIN_RATIO = 0.6;
+/**
+ * Against our own answers on bare Express and pino-http (floor-same-output.ts): what our code
+ * costs beyond the answer itself. The issue 37 floors above answer less than a page must (no
+ * request id, no security headers, no access line): this is where a regression of ours shows.
+ */
+const SAME_OUTPUT_MIN_RATIO = 0.9;
 
 /** The streamed page loaded again without and with a browser's Accept-Encoding, each side pooled over two runs (compressed-page.ts), and the coding chosen. */
 export interface CompressedPage {
@@ -167,6 +173,20 @@ export function storedAndFloorTargets(rows: Row[], storedPage: Measured, floors:
       floors.failure,
       FAILURE_FLOOR_MIN_RATIO,
       'the failure floor',
+    ),
+    floorTarget(
+      'stored page /about (HIT)',
+      storedPage,
+      floors.sameOutputPage,
+      SAME_OUTPUT_MIN_RATIO,
+      'the same answer on bare Express + pino-http',
+    ),
+    floorTarget(
+      rowOf(rows, 'not-found').label,
+      rowOf(rows, 'not-found'),
+      floors.sameOutput404,
+      SAME_OUTPUT_MIN_RATIO,
+      'the same answer on bare Express + pino-http',
     ),
     {
       name: `a stampede of ${stampede.requests} requests on a stale stored page renders it once`,
