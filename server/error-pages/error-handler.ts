@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Config } from '../config/config.ts';
 import { displayHostname } from '../edge/request-origin.ts';
 import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
-import { HTML_HEADERS } from '../pages/page-response.ts';
+import { HTML_HEADERS, sendText } from '../pages/page-response.ts';
 import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
 import type { FailureRecorder } from '../failures/recorder.ts';
@@ -44,14 +44,11 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
     const { status, digest } = failure;
     const hostname = displayHostname(config, res);
     const nonce = res.locals.cspNonce ?? '';
-    const send = (html: string) => (res.headersSent ? res.destroy() : res.status(status).set(HTML_HEADERS).send(html));
+    const send = (html: string) => (res.headersSent ? res.destroy() : sendText(res, status, HTML_HEADERS, html));
     const sendFallback = (pageError: unknown) => {
       failures.secondary(pageError, req, res, failure);
       if (res.headersSent) return void res.destroy();
-      res
-        .status(status)
-        .set(HTML_HEADERS)
-        .send(fallbackErrorPage(hostname, digest, message));
+      sendText(res, status, HTML_HEADERS, fallbackErrorPage(hostname, digest, message));
     };
     if (config.isProduction) {
       const props: ServerErrorPageProps = digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest };

@@ -9,6 +9,7 @@ import type { CacheEntry, CacheStore } from './cache-store.ts';
 import { notStorable, teeBody, type RenderFacts } from './cache-capture.ts';
 import type { PageTemplate, PageValues } from './page-template.ts';
 import { setNewest } from '../../shared/bounded-map.ts';
+import { sendText } from './page-response.ts';
 
 // Reuse with revalidation (docs/caching.md): a fresh entry is answered without rendering; a
 // stale one is answered while one regeneration per entry runs on this replica (single-flight);
@@ -210,9 +211,9 @@ export function createPageCache(deps: PageCacheDeps) {
       const age = now() - entry.storedAt;
       const fresh = age < entry.revalidateMs;
       if (!fresh) regenerate(keyFor(spec, Object.keys(entry.vary), req)!, work);
-      res.status(entry.status).set(entry.headers);
-      res.set({ [CACHE_HEADER]: fresh ? 'HIT' : 'STALE', Age: String(Math.max(0, Math.floor(age / 1000))) });
-      res.send(template.fillPieces(piecesOf(entry), values));
+      res.setHeader(CACHE_HEADER, fresh ? 'HIT' : 'STALE');
+      res.setHeader('Age', String(Math.max(0, Math.floor(age / 1000))));
+      sendText(res, entry.status, entry.headers, template.fillPieces(piecesOf(entry), values));
       return true;
     },
 
