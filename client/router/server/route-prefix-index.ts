@@ -64,7 +64,10 @@ export function indexByPrefix(branches: readonly Branch[]): (pathname: string) =
     node.candidates = node.branches.length === 0 ? inherited : [...inherited, ...node.branches].sort((a, b) => a - b);
     for (const child of node.children?.values() ?? []) rank(child, node.candidates);
   };
-  rank(root, [...always].sort((a, b) => a - b));
+  rank(
+    root,
+    [...always].sort((a, b) => a - b),
+  );
   return (pathname) => {
     let node = root;
     // The segments after the leading slash; a pattern only ever matches a path that starts with one.
