@@ -7,7 +7,7 @@ import type { MatchedRoute, PageRequest, RevalidateTarget } from '../../shared/p
 import { checkCachePolicy } from './cache-policy.ts';
 import type { CacheEntry, CacheStore } from './cache-store.ts';
 import { notStorable, teeBody, type RenderFacts } from './cache-capture.ts';
-import type { PageTemplate, PageValues } from './page-template.ts';
+import type { PageTemplate, PageValues, TemplatePieces } from './page-template.ts';
 import { setNewest } from '../../shared/bounded-map.ts';
 import { sendText } from './page-response.ts';
 
@@ -66,7 +66,7 @@ export function createPageCache(deps: PageCacheDeps) {
   const backOff = new Map<string, { until: number; delayMs: number }>();
   let invalidations = 0;
   /** A memory store answers with the same entry object each time: it is cut at its markers once (a Redis entry is parsed anew anyway). */
-  const pieces = new WeakMap<CacheEntry, string[]>();
+  const pieces = new WeakMap<CacheEntry, TemplatePieces>();
   const piecesOf = (entry: CacheEntry) => {
     let known = pieces.get(entry);
     if (known === undefined) pieces.set(entry, (known = template.piecesOf(entry.body)));

@@ -64,16 +64,16 @@ export function sendBody(res: Response, status: number, headers: Record<string, 
 }
 
 /**
- * A whole answer held as text (a stored page, an error page): its headers, its length and the
- * text in one write. Express's res.send would parse the type again for a charset and check
+ * A whole answer held as text or bytes (an error page, a stored page): its headers, its length
+ * and the body in one write. Express's res.send would parse the type again for a charset and check
  * freshness, which these answers do not need (the type is ours, they carry no validator); a
  * HEAD gets the headers alone (Node leaves out the body of an answer to HEAD).
  */
-export function sendText(res: Response, status: number, headers: Readonly<Record<string, string>>, text: string): void {
+export function sendText(res: Response, status: number, headers: Readonly<Record<string, string>>, body: string | Buffer): void {
   res.statusCode = status;
   for (const name in headers) res.setHeader(name, headers[name]!);
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 /** The headers a page's loaders and action set (route modules may not set the framing ones: client/router/server/server-calls.ts). */

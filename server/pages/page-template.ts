@@ -20,6 +20,9 @@ export interface PageValues {
 const SAFE_VALUE = /^[\w.:,;=%+/@[\]-]*$/;
 const ROLES = { nonce: 'n', requestId: 'i', hostname: 'h', sentryTrace: 't', baggage: 'b' } as const;
 
+/** Bytes and roles, alternating: even indexes are the page's bytes, odd ones name a marker's role. */
+export type TemplatePieces = readonly (Buffer | string)[];
+
 export interface PageTemplate {
   /** Names the markers: stored entries are keyed by it, so a replica with other markers never fills another's. */
   readonly id: string;
@@ -28,9 +31,9 @@ export interface PageTemplate {
   /** Whether these values can be written into a page as they are; if not, the request renders without the cache. */
   fits(values: PageValues): boolean;
   fill(template: string, values: PageValues): string;
-  /** A template cut at its markers, to be filled many times (`fillPieces`) without searching it again. */
-  piecesOf(template: string): string[];
-  fillPieces(pieces: readonly string[], values: PageValues): string;
+  /** A template cut at its markers and its text encoded, to be filled many times (`fillPieces`) without searching or encoding it again. */
+  piecesOf(template: string): TemplatePieces;
+  fillPieces(pieces: TemplatePieces, values: PageValues): Buffer;
   /** Fills a render as it streams: a marker split across two writes is held back until it is whole. */
   filler(values: PageValues): Transform;
 }
@@ -59,13 +62,16 @@ export function createPageTemplate(build: string, secret: string): PageTemplate 
     const roles = byRole(values);
     return template.replace(pattern, (_, role: string) => roles[role]!);
   };
-  /** Text and roles, alternating (split keeps the pattern's group): even indexes are text, odd ones a role. */
-  const piecesOf = (template: string) => template.split(pattern);
-  const fillPieces = (pieces: readonly string[], values: PageValues) => {
+  // Split keeps the pattern's group: even indexes are text, odd ones a role. The text is encoded
+  // here, once: for a 10 KB page, joining the strings and encoding the result took 13 µs where
+  // copying its bytes takes 4–5 (measured in isolation; under load it is within the bench's noise).
+  const piecesOf = (template: string): TemplatePieces =>
+    template.split(pattern).map((piece, index) => (index % 2 === 0 ? Buffer.from(piece) : piece));
+  const fillPieces = (pieces: TemplatePieces, values: PageValues) => {
     const roles = byRole(values);
-    let text = pieces[0]!;
-    for (let i = 1; i < pieces.length; i += 2) text += roles[pieces[i]!]! + pieces[i + 1]!;
-    return text;
+    const chunks: Buffer[] = [pieces[0] as Buffer];
+    for (let i = 1; i < pieces.length; i += 2) chunks.push(Buffer.from(roles[pieces[i] as string]!), pieces[i + 1] as Buffer);
+    return Buffer.concat(chunks);
   };
   return {
     id,
