@@ -9,7 +9,7 @@ import type { CacheEntry, CacheStore } from './cache-store.ts';
 import { notStorable, teeBody, type RenderFacts } from './cache-capture.ts';
 import type { PageTemplate, PageValues, TemplatePieces } from './page-template.ts';
 import { setNewest } from '../../shared/bounded-map.ts';
-import { sendText } from './page-response.ts';
+import { answeredNotModified, sendText } from './page-response.ts';
 
 // Reuse with revalidation (docs/caching.md): a fresh entry is answered without rendering; a
 // stale one is answered while one regeneration per entry runs on this replica (single-flight);
@@ -213,6 +213,7 @@ export function createPageCache(deps: PageCacheDeps) {
       if (!fresh) regenerate(keyFor(spec, Object.keys(entry.vary), req)!, work);
       res.setHeader(CACHE_HEADER, fresh ? 'HIT' : 'STALE');
       res.setHeader('Age', String(Math.max(0, Math.floor(age / 1000))));
+      if (answeredNotModified(req, res, entry.status, entry.headers)) return true;
       sendText(res, entry.status, entry.headers, template.fillPieces(piecesOf(entry), values));
       return true;
     },

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { PipeableStream } from 'react-dom/server';
@@ -63,11 +63,28 @@ export function sendBody(res: Response, status: number, headers: Record<string, 
   process.nextTick(() => res.uncork());
 }
 
+const VALIDATOR = /^(etag|last-modified)$/i;
+
+/**
+ * A stored answer whose loader gave it a validator (an ETag, a Last-Modified) keeps it: a client
+ * that holds that version is answered 304 with the answer's headers, as Express's freshness check
+ * (req.fresh) decides. The host sets no validator of its own (app.ts). True when it answered.
+ */
+export function answeredNotModified(req: Request, res: Response, status: number, headers: Readonly<Record<string, string>>): boolean {
+  if (!Object.keys(headers).some((name) => VALIDATOR.test(name))) return false;
+  res.status(status).set(headers);
+  if (!req.fresh) return false;
+  res.status(304).removeHeader('Content-Type');
+  res.end();
+  return true;
+}
+
 /**
  * A whole answer held as text or bytes (an error page, a stored page): its headers, its length
  * and the body in one write. Express's res.send would parse the type again for a charset and check
- * freshness, which these answers do not need (the type is ours, they carry no validator); a
- * HEAD gets the headers alone (Node leaves out the body of an answer to HEAD).
+ * freshness on every answer: the type is ours, an error page has no validator, and a stored page
+ * that has one is checked before (answeredNotModified). A HEAD gets the headers alone
+ * (Node leaves out the body of an answer to HEAD).
  */
 export function sendText(res: Response, status: number, headers: Readonly<Record<string, string>>, body: string | Buffer): void {
   res.statusCode = status;

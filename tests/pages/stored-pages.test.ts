@@ -55,6 +55,20 @@ describe('a page whose route asks to be reused', () => {
     expect(second.text).not.toContain(first.headers['x-request-id'] as string);
   });
 
+  it('keeps a validator its loader gave it: a client holding that version gets a 304, another version the page', async () => {
+    const { app } = host();
+    const first = await request(app).get('/cached?etag').expect(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"render-\d+"$/);
+    const same = await request(app).get('/cached?etag').set('If-None-Match', etag).expect(304);
+    expect(same.headers['x-cache']).toBe('HIT');
+    expect(same.headers.etag).toBe(etag);
+    expect(same.text).toBe('');
+    const other = await request(app).get('/cached?etag').set('If-None-Match', '"render-0"').expect(200);
+    expect(other.headers['x-cache']).toBe('HIT');
+    expect(textOf(other)).toContain('for anyone');
+  });
+
   it('stores its navigation data beside it, keyed apart from the document', async () => {
     const { app } = host();
     const before = cachedFixture.renders;
