@@ -3,6 +3,8 @@ import type { RequestHandler, Response } from 'express';
 const HEALTH = '/healthz';
 const READY = '/readyz';
 const METHODS = 'GET, HEAD';
+/** The longest target either path can be without a query: the longer path and its trailing slash. */
+const LONGEST_TARGET = Math.max(HEALTH.length, READY.length) + 1;
 
 /** The path as Express would route it: case-insensitive, one trailing slash allowed. The target is not split yet here. */
 function routedPath(url: string): string {
@@ -21,7 +23,7 @@ const answer = (res: Response, status: number, text: string) =>
  */
 export function healthChecks(isShuttingDown: () => boolean): RequestHandler {
   return (req, res, next) => {
-    const path = req.url.length <= READY.length + 1 || req.url.includes('?') ? routedPath(req.url) : '';
+    const path = req.url.length <= LONGEST_TARGET || req.url.includes('?') ? routedPath(req.url) : '';
     if (path === HEALTH || path === READY) {
       if (req.method === 'OPTIONS') return void res.set('Allow', METHODS).send(METHODS);
       if (req.method === 'GET' || req.method === 'HEAD') {

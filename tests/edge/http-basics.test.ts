@@ -11,6 +11,12 @@ describe('health endpoints', () => {
     await request(app).get('/readyz').expect(200, 'ready');
   });
 
+  it('answers them as Express routes paths: any case, one trailing slash, a query', async () => {
+    const { app } = createTestApp();
+    for (const path of ['/healthz/', '/HEALTHZ', '/healthz?probe=1', '/healthz/?probe=1']) await request(app).get(path).expect(200, 'ok');
+    for (const path of ['/readyz/', '/ReadyZ', '/readyz?probe=1']) await request(app).get(path).expect(200, 'ready');
+  });
+
   it('answers /readyz with 503 while shutting down, closing the connection, and /healthz still 200', async () => {
     const { app } = createTestApp({}, { isShuttingDown: () => true });
     for (const method of ['get', 'head'] as const) {
