@@ -10,6 +10,7 @@ import { notStorable, teeBody, type RenderFacts } from './cache-capture.ts';
 import type { PageTemplate, PageValues, TemplatePieces } from './page-template.ts';
 import { setNewest } from '../../shared/bounded-map.ts';
 import { answeredNotModified, sendText } from './page-response.ts';
+import { createVariantCap, MAX_VARIANTS_PER_PATH } from './variant-cap.ts';
 
 // Reuse with revalidation (docs/caching.md): a fresh entry is answered without rendering; a
 // stale one is answered while one regeneration per entry runs on this replica (single-flight);
@@ -65,6 +66,7 @@ export function createPageCache(deps: PageCacheDeps) {
   const regenerating = new Set<string>();
   const backOff = new Map<string, { until: number; delayMs: number }>();
   let invalidations = 0;
+  const variants = createVariantCap(now);
   /** A memory store answers with the same entry object each time: it is cut at its markers once (a Redis entry is parsed anew anyway). */
   const pieces = new WeakMap<CacheEntry, TemplatePieces>();
   const piecesOf = (entry: CacheEntry) => {
@@ -78,6 +80,7 @@ export function createPageCache(deps: PageCacheDeps) {
     invalidations += 1;
     varyNames.clear();
     backOff.clear();
+    variants.clear();
   });
 
   const baseKey = (spec: CacheSpec) => `${template.id}|${spec.kind}|${spec.bot ? 'bot' : 'browser'}|${spec.target}`;
@@ -150,6 +153,7 @@ export function createPageCache(deps: PageCacheDeps) {
     const names = [...facts.reads].sort();
     const key = keyFor(spec, names, req);
     if (key === undefined) return false;
+    if (!variants.admits(spec.path, key)) return (tell(spec, `its path has ${MAX_VARIANTS_PER_PATH} variants stored already`), false);
     const vary = Object.fromEntries(names.map((name) => [name, headerValue(req, name)]));
     const { revalidateMs, tags } = spec.policy;
     await store.set(key, {

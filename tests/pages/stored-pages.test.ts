@@ -7,6 +7,7 @@ import { cached } from '../fixtures/fixture-route.ts';
 import { createTestApp } from '../support/test-app.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { NOT_STORED_MESSAGE } from '../../server/pages/page-cache.ts';
+import { MAX_VARIANTS_PER_PATH } from '../../server/pages/variant-cap.ts';
 
 // Stored pages over HTTP (docs/caching.md): a route that asks to be reused is answered from the
 // store while fresh, stale while one regeneration runs, and never when it was one visitor's.
@@ -181,6 +182,21 @@ describe('what is never stored', () => {
     const told = logs.lines.filter((line) => line.msg === NOT_STORED_MESSAGE);
     expect(told).toHaveLength(1);
     expect(told[0]).toMatchObject({ route: 'cached', reason: expect.stringMatching(/session/) as string });
+  });
+
+  it('a client inventing query strings cannot fill the store: past the cap one path’s new variants are rendered, not stored, said once', async () => {
+    const { app, logs } = host();
+    const cacheOf = async (query: number) => (await request(app).get(`/cached?v=${query}`).expect(200)).headers['x-cache'] as string;
+    for (let query = 0; query < MAX_VARIANTS_PER_PATH; query++) await cacheOf(query);
+    expect(await cacheOf(0)).toBe('HIT');
+    expect(await cacheOf(MAX_VARIANTS_PER_PATH - 1)).toBe('HIT');
+    const past = MAX_VARIANTS_PER_PATH + 1;
+    expect(await cacheOf(past)).toBe('MISS');
+    expect(await cacheOf(past)).toBe('MISS');
+    expect(await cacheOf(past + 1)).toBe('MISS');
+    const told = logs.lines.filter((line) => line.msg === NOT_STORED_MESSAGE);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ route: 'cached', reason: expect.stringMatching(/variants/) as string });
   });
 
   it('a request that carries a session is served the stored page that never read it', async () => {
