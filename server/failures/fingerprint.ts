@@ -92,11 +92,17 @@ export function fingerprint(value: unknown, root: string): string {
 
 /** Distinct messages and stacks remembered normalized: an error storm repeats a few of them thousands of times. */
 const MEMO_SIZE = 1_000;
+/**
+ * A stack is remembered only up to this length: one whose message quotes a request body or an
+ * upstream reply would make a thousand entries megabytes. Ten frames take 1–2 KB.
+ */
+export const MAX_REMEMBERED_STACK = 16 * 1024;
 const normalized = boundedMemo(normalizeMessage, MEMO_SIZE);
 const framesByRoot = new Map<string, (stack: string) => string[]>();
 const framesOf = (stack: string, root: string) => {
   let frames = framesByRoot.get(root);
-  if (frames === undefined) framesByRoot.set(root, (frames = boundedMemo((text: string) => appFrames(text, root), MEMO_SIZE)));
+  if (frames === undefined)
+    framesByRoot.set(root, (frames = boundedMemo((text: string) => appFrames(text, root), MEMO_SIZE, MAX_REMEMBERED_STACK)));
   return frames(stack);
 };
 

@@ -3,7 +3,7 @@ import { SourceMap } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { causeOf, isErrorLike, readString } from './thrown-value.ts';
-import { MAX_CAUSE_DEPTH } from './fingerprint.ts';
+import { MAX_CAUSE_DEPTH, MAX_REMEMBERED_STACK } from './fingerprint.ts';
 import { boundedMemo } from '../../shared/bounded-memo.ts';
 
 // Production stacks point into the bundle (dist/server/assets/entry-server-….js:169:8). The
@@ -71,7 +71,7 @@ export function createSourceMapper(): { fixStack: StackFixer; mapStack: (stack: 
 
   // One failure repeats with the same stack (an error storm is thousands of one throw): each
   // distinct stack is mapped once. Bounded, whatever varies between stacks.
-  const mapStack = boundedMemo((stack: string) => stack.split('\n').map(mapLine).join('\n'), MAX_MAPPED_STACKS);
+  const mapStack = boundedMemo((stack: string) => stack.split('\n').map(mapLine).join('\n'), MAX_MAPPED_STACKS, MAX_REMEMBERED_STACK);
 
   /** Rewrites the stacks of an error and its causes in place, once per error. */
   function fixStack(error: unknown): void {
