@@ -49,8 +49,10 @@ function fileMemory(dir: string, maxBytes: number) {
     }
     const read = await readFile(join(dir, file));
     if (read.length !== bytes) throw new Error(`${file} is ${read.length} bytes, not the ${bytes} the manifest says`);
+    // Two requests may have read the same file at once: the second replaces the first, counted once.
+    total += read.length - (held.get(file)?.length ?? 0);
+    held.delete(file);
     held.set(file, read);
-    total += read.length;
     for (const [name, oldest] of held) {
       if (total <= maxBytes) break;
       held.delete(name);
