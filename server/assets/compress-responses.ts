@@ -67,9 +67,25 @@ function varyOnly(res: Response): void {
   // Named parameters, not a rest array: Node's writeHead treats absent ones as not given.
   const writeHead = res.writeHead as (this: Response, status: number, reason?: unknown, headers?: unknown) => Response;
   res.writeHead = function (this: Response, status: number, reason?: unknown, headers?: unknown) {
+    // Headers given to writeHead are set first, as compression's on-headers does, so they count.
+    const given = typeof reason === 'string' ? headers : reason;
+    if (given !== undefined && given !== null) {
+      setGivenHeaders(this, given);
+      reason = typeof reason === 'string' ? reason : undefined;
+      headers = undefined;
+    }
     if (compressible(this) && mayTransform(this)) varyOnCoding(this);
     return writeHead.call(this, status, reason, headers);
   } as Response['writeHead'];
+}
+
+/** writeHead's headers argument: an object, or a flat list of names and values (Node's two forms). */
+function setGivenHeaders(res: Response, given: unknown): void {
+  if (!Array.isArray(given)) {
+    for (const [name, value] of Object.entries(given as Record<string, string | string[] | number>)) res.setHeader(name, value);
+    return;
+  }
+  for (let i = 0; i + 1 < given.length; i += 2) res.appendHeader(String(given[i]), String(given[i + 1]));
 }
 
 /** Express's res.vary, without parsing a Vary header when there is none yet (the usual case). */

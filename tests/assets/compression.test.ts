@@ -1,5 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import express from 'express';
 import { join } from 'node:path';
 import { brotliDecompressSync, createBrotliDecompress, createGunzip, gunzipSync } from 'node:zlib';
 import request from 'supertest';
@@ -9,6 +12,7 @@ import { routes } from '../../client/routes.tsx';
 import { fixture } from '../fixtures/fixture-route.ts';
 import { CLIENT_DIR, createTestApp, listeningTestApp } from '../support/test-app.ts';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
+import { compressResponses } from '../../server/assets/compress-responses.ts';
 
 // What is compressed, how, and that compression never costs streaming. Built assets are
 // compressed at build time and served as files; documents, navigation data and JSON errors on
@@ -121,6 +125,27 @@ describe('documents and data', () => {
       expect(plain.status).toBe(status);
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.headers.vary).toBe(refused.headers.vary);
+    }
+  });
+
+  it.each([
+    ['an object', { 'Content-Type': 'text/html; charset=utf-8' }],
+    ['a flat list', ['Content-Type', 'text/html; charset=utf-8']],
+  ])('headers given to writeHead as %s count as set ones do: the same Vary either way', async (_form, given) => {
+    const app = express();
+    app.use(compressResponses({ maxConcurrent: 4 }));
+    app.get('/', (_req, res) => void res.writeHead(200, given as OutgoingHttpHeaders).end('<p>page</p>'.repeat(200)));
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const refused = await rawGet(url, '/', { 'Accept-Encoding': 'gzip;q=0' });
+      const plain = await rawGet(url, '/', {});
+      expect(refused.headers.vary).toBe('Accept-Encoding');
+      expect(plain.headers.vary).toBe(refused.headers.vary);
+      expect(plain.headers['content-type']).toBe('text/html; charset=utf-8');
+    } finally {
+      server.close();
     }
   });
 
