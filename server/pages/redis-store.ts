@@ -9,14 +9,16 @@ import { groupOf, STALE_KEEP_MS, type CacheEntry, type CacheStore } from './cach
 // that fails or times out is a miss, and the page renders as without a cache.
 
 const PREFIX = `${KEY_PREFIX}page:`;
-const CHANNEL = `${KEY_PREFIX}invalidate`;
+/** Where revalidations are published to every replica. */
+export const INVALIDATION_CHANNEL = `${KEY_PREFIX}invalidate`;
 
 export function createRedisStore(redis: RedisConnection): CacheStore {
   const listeners: ((target: RevalidateTarget) => void)[] = [];
   // A shared Redis may carry anything on the channel: a message that is not a target is dropped
   // (the connection catches what a listener throws).
-  redis.subscribe(CHANNEL, (message) => {
-    const target = JSON.parse(message) as RevalidateTarget;
+  redis.subscribe(INVALIDATION_CHANNEL, (message) => {
+    const target = JSON.parse(message) as unknown;
+    if (!isTarget(target)) return;
     for (const listener of listeners) listener(target);
   });
 
@@ -54,7 +56,7 @@ export function createRedisStore(redis: RedisConnection): CacheStore {
       const dropped = keys.length === 0 ? 0 : await redis.bounded((client) => client.del(keys.map((key) => PREFIX + key)), 0);
       // Only the members read: one another replica added meanwhile stays findable.
       if (keys.length > 0) await redis.bounded((client) => client.sRem(group, keys), 0);
-      await redis.bounded((client) => client.publish(CHANNEL, JSON.stringify(target)), 0);
+      await redis.bounded((client) => client.publish(INVALIDATION_CHANNEL, JSON.stringify(target)), 0);
       return dropped;
     },
     onInvalidate(listener) {
@@ -63,4 +65,11 @@ export function createRedisStore(redis: RedisConnection): CacheStore {
     // The connection is the process's, shared with limits and proofs: its owner closes it (server/index.ts).
     close: () => Promise.resolve(),
   };
+}
+
+/** `{ path }` or `{ tag }` with a string, as revalidate() publishes it. */
+function isTarget(value: unknown): value is RevalidateTarget {
+  if (typeof value !== 'object' || value === null) return false;
+  const { path, tag } = value as Record<string, unknown>;
+  return typeof path === 'string' || typeof tag === 'string';
 }

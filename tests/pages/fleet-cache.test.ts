@@ -2,7 +2,11 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRenderer } from '../../client/entry-server.tsx';
 import { routes } from '../../client/routes.tsx';
+import { createClient } from 'redis';
 import { OUTAGE_MESSAGE } from '../../server/fleet/redis-connection.ts';
+import { INVALIDATION_CHANNEL } from '../../server/pages/redis-store.ts';
+import { MAX_VARIANTS_PER_PATH } from '../../server/pages/variant-cap.ts';
+import { setTimeout } from 'node:timers/promises';
 import { cachedFixture } from '../fixtures/cached.server.ts';
 import { cached } from '../fixtures/fixture-route.ts';
 import { fleetReplica, type FleetReplica } from '../support/fleet-replica.ts';
@@ -15,6 +19,8 @@ const FORM = 'application/x-www-form-urlencoded';
 const renderer = createRenderer([...routes, cached]);
 /** Short: the outage test's requests each wait this long for a Redis that is not there at most. */
 const TIMEOUT_MS = 100;
+/** Ample for a message or a write on a local Redis to have been handled. */
+const SETTLE_MS = 300;
 
 let redis: RunningRedis;
 const replicas: FleetReplica[] = [];
@@ -55,6 +61,27 @@ describe('two replicas on one Redis', () => {
     const next = await request(b.app).get('/cached?fleet=2').expect(200);
     expect(next.headers['x-cache']).toBe('MISS');
     expect(cachedFixture.renders).toBe(before + 1);
+  });
+
+  it('a message on the invalidation channel that is not a target is no invalidation: what the replica counted stands', async () => {
+    const a = await replica();
+    const cacheOf = async (query: number) => (await request(a.app).get(`/cached?cap=${query}`).expect(200)).headers['x-cache'] as string;
+    // The replica's count of one path's stored variants (server/pages/variant-cap.ts) is what an invalidation resets.
+    for (let query = 0; query < MAX_VARIANTS_PER_PATH; query++) await cacheOf(query);
+    await expect.poll(() => cacheOf(0)).toBe('HIT');
+    const other = await createClient({ url: redis.url }).connect();
+    try {
+      for (const message of ['null', '42', '{}', '{"path":7}', 'not json']) await other.publish(INVALIDATION_CHANNEL, message);
+    } finally {
+      other.destroy();
+    }
+    await setTimeout(SETTLE_MS);
+    // Still at its cap: a new variant renders and is not stored.
+    expect(await cacheOf(MAX_VARIANTS_PER_PATH)).toBe('MISS');
+    await setTimeout(SETTLE_MS);
+    expect(await cacheOf(MAX_VARIANTS_PER_PATH)).toBe('MISS');
+    expect(await cacheOf(0)).toBe('HIT');
+    expect(a.logs.failureCount()).toBe(0);
   });
 
   it('with Redis killed mid-run, pages render as without a cache: 200s, one outage line, each failed call counted', async () => {
