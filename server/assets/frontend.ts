@@ -134,13 +134,13 @@ function inlineStyles(clientDir: string, hrefs: readonly string[]): Record<strin
   return bytes <= MAX_INLINE_CSS_BYTES ? text : undefined;
 }
 
+/** Where the built assets are served. */
+const ASSETS = '/assets';
+
 /**
  * Production: the built client in `clientDir`, its manifest read once at start-up. With
  * `sharedAssetsDir`, assets this build lacks are served from there (see shared-assets.ts).
  */
-/** Where the built assets are served. */
-const ASSETS = '/assets';
-
 export function createProdFrontend(
   clientDir: string,
   renderer: Renderer,
@@ -153,15 +153,15 @@ export function createProdFrontend(
   const options = { immutable: true, maxAge: IMMUTABLE_MAX_AGE, index: false, redirect: false };
   const router = express.Router();
   // Labelled for the access line, where served assets log at debug (access-log.ts).
-  router.use('/assets', (req, res, next) => {
+  router.use(ASSETS, (req, res, next) => {
     res.locals.route = ASSETS_ROUTE;
-    if (res.locals.target?.path !== '/assets' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    if (res.locals.target?.path !== ASSETS || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
     res.status(301).set({ Location: '/assets/', 'Cache-Control': FOLDER_REDIRECT_CACHE_CONTROL }).end();
   });
   // Each text asset also exists compressed (vite.config.ts): the file the client accepts is sent.
-  router.use('/assets', servePrecompressed(join(clientDir, 'assets'), options));
+  router.use(ASSETS, servePrecompressed(join(clientDir, 'assets'), options));
   // Not express.static: it follows symlinks and serves subfolders (see shared-assets.ts).
-  if (sharedAssetsDir !== undefined) router.use('/assets', serveSharedAssets(sharedAssetsDir));
+  if (sharedAssetsDir !== undefined) router.use(ASSETS, serveSharedAssets(sharedAssetsDir));
   const publicFiles = servePublicFiles(clientDir);
   // Only what is under /assets enters the router (its mount path matches case-insensitively):
   // a router's dispatch loop cost every other request, a page or a 404, on its way past.

@@ -30,7 +30,6 @@ export interface PageTemplate {
   markers(withTrace: boolean): PageValues;
   /** Whether these values can be written into a page as they are; if not, the request renders without the cache. */
   fits(values: PageValues): boolean;
-  fill(template: string, values: PageValues): string;
   /** A template cut at its markers and its text encoded, to be filled many times (`fillPieces`) without searching or encoding it again. */
   piecesOf(template: string): TemplatePieces;
   fillPieces(pieces: TemplatePieces, values: PageValues): Buffer;
@@ -82,7 +81,6 @@ export function createPageTemplate(build: string, secret: string): PageTemplate 
       trace: withTrace ? { sentryTrace: marker(ROLES.sentryTrace), baggage: marker(ROLES.baggage) } : undefined,
     }),
     fits: (values) => Object.values(byRole(values)).every((value) => SAFE_VALUE.test(value)),
-    fill,
     piecesOf,
     fillPieces,
     filler(values) {

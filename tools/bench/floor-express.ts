@@ -1,4 +1,4 @@
-// Floor (d), issue 37: what serving a stored page costs at the least. Bare Express 5 sending one
+// Floor (d), the stored-page floor: what serving a stored page costs at the least. Bare Express 5 sending one
 // fixed 10 KB page, built once at start, and Express's own 404 (its finalhandler) for every other
 // path. Nothing of ours is imported (tests/house/import-graph.test.ts checks).
 import express from 'express';

@@ -1,4 +1,4 @@
-// Floor (e), issue 37: the failure floor, only what a digest error page needs. A route throws;
+// Floor (e), the failure floor, only what a digest error page needs. A route throws;
 // Express's error middleware hashes the error into an HMAC digest, writes one pino line and
 // renders a small React error page with renderToString. No request ids, no access line, no
 // security headers, no Sentry. Nothing of ours is imported (tests/house/import-graph.test.ts).

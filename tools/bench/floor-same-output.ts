@@ -3,7 +3,7 @@
 // answer gets a request id, the security headers our server sends (the CSP with a fresh nonce),
 // one access line of the same fields written to stdout, and the bytes our server answered for
 // the page (the bench fetches them: FLOOR_404_FILE, FLOOR_PAGE_FILE) with its nonce and request
-// id filled in per answer. The issue 37 floors (floor-express.ts) answer less than our pages
+// id filled in per answer. The fixed-page and failure floors (floor-express.ts, floor-failure.tsx) answer less than our pages
 // must: this one says how much of the gap is the answer itself, and how much is our code.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -62,7 +62,7 @@ const STREAMED_VS_BARE_MIN_RATIO = 0.6;
 const FAILURE_FLOOR_MIN_RATIO = 0.6;
 /**
  * Against our own answers on bare Express and pino-http (floor-same-output.ts): what our code
- * costs beyond the answer itself. The issue 37 floors above answer less than a page must (no
+ * costs beyond the answer itself. The fixed-page and failure floors above answer less than a page must (no
  * request id, no security headers, no access line): this is where a regression of ours shows.
  */
 const SAME_OUTPUT_MIN_RATIO = 0.9;
