@@ -52,7 +52,8 @@ export function createClientLimits(windows: ClientWindows = createMemoryWindows(
     async take(name, client, rule) {
       const problem = ruleProblem(name, rule);
       if (problem !== undefined) throw new TypeError(`context.limit: ${problem}`);
-      const { count, resetAt } = await windows.hit(`app:${name}:${client}`, rule.windowMs);
+      // The name's length first: a name or a client (an IPv6 address) may hold any separator.
+      const { count, resetAt } = await windows.hit(`app:${name.length}:${name}:${client}`, rule.windowMs);
       if (count <= rule.limit) return undefined;
       // At least a second: Retry-After is in whole seconds, and 0 would invite an immediate retry.
       return Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
