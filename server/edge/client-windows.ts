@@ -23,7 +23,7 @@ export interface ClientWindows {
 }
 
 /** Windows tracked at once: past it the oldest is forgotten, so a flood of addresses cannot grow the process. */
-export const MAX_TRACKED_WINDOWS = 10_000;
+const MAX_TRACKED_WINDOWS = 10_000;
 
 /** The memory windows answer at once: callers on the hot path need not wait a tick. */
 export interface MemoryWindows extends ClientWindows {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRenderer } from '../../client/entry-server.tsx';
 import { routes } from '../../client/routes.tsx';
 import { createClient } from 'redis';
-import { OUTAGE_MESSAGE } from '../../server/fleet/redis-connection.ts';
+import { OUTAGE_MESSAGE, RECOVERED_MESSAGE } from '../../server/fleet/redis-connection.ts';
 import { INVALIDATION_CHANNEL } from '../../server/pages/redis-store.ts';
 import { MAX_VARIANTS_PER_PATH } from '../../server/pages/variant-cap.ts';
 import { setTimeout } from 'node:timers/promises';
@@ -21,6 +21,8 @@ const renderer = createRenderer([...routes, cached]);
 const TIMEOUT_MS = 100;
 /** Ample for a message or a write on a local Redis to have been handled. */
 const SETTLE_MS = 300;
+/** The connection retries at most every 2 s (server/fleet/redis-connection.ts); a few tries' worth. */
+const RECONNECT_WITHIN_MS = 10_000;
 
 let redis: RunningRedis;
 const replicas: FleetReplica[] = [];
@@ -84,7 +86,7 @@ describe('two replicas on one Redis', () => {
     expect(a.logs.failureCount()).toBe(0);
   });
 
-  it('with Redis killed mid-run, pages render as without a cache: 200s, one outage line, each failed call counted', async () => {
+  it('with Redis killed mid-run, pages render as without a cache: 200s, one outage line, each failed call counted; back, one recovery line', async () => {
     const a = await replica();
     await request(a.app).get('/cached?fleet=3').expect(200);
     await expect.poll(async () => (await request(a.app).get('/cached?fleet=3')).headers['x-cache']).toBe('HIT');
@@ -98,5 +100,13 @@ describe('two replicas on one Redis', () => {
     expect(a.storeLog.lines.filter((line) => line.msg === OUTAGE_MESSAGE)).toHaveLength(1);
     expect(a.outages.count).toBeGreaterThanOrEqual(3);
     expect(a.logs.failureCount()).toBe(0);
+
+    // Back on the same address: the replica reconnects by itself, says so once, and stores again.
+    redis = await startRedis(Number(new URL(redis.url).port));
+    await expect
+      .poll(async () => (await request(a.app).get('/cached?fleet=3')).headers['x-cache'], { timeout: RECONNECT_WITHIN_MS })
+      .toBe('HIT');
+    expect(a.storeLog.lines.filter((line) => line.msg === RECOVERED_MESSAGE)).toHaveLength(1);
+    expect(a.storeLog.lines.filter((line) => line.msg === OUTAGE_MESSAGE)).toHaveLength(1);
   });
 });

@@ -26,9 +26,9 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
-/** A Redis of the test's own, on a free port, in a temporary directory, persisting nothing. */
-export async function startRedis(): Promise<RunningRedis> {
-  const port = await freePort();
+/** A Redis of the test's own, on a free port (or `port`: one back where another was), in a temporary directory, persisting nothing. */
+export async function startRedis(port?: number): Promise<RunningRedis> {
+  port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'redis-test-'));
   const child: ChildProcess = spawn(
     REDIS_SERVER,
