@@ -46,6 +46,7 @@ import {
   untilAborted,
 } from './router/server/server-calls.ts';
 import { routes as appRoutes } from './routes.tsx';
+import { canonicalPath as spellingOf } from '../shared/canonical-path.ts';
 
 /** A renderer for a route table (the app's own, or a test's), with the host's routes added. */
 export function createRenderer(entries: RouteEntry[]): Renderer {
@@ -240,8 +241,8 @@ export function createRenderer(entries: RouteEntry[]): Renderer {
     };
   }
 
-  return { match, renderErrorPage, listRoutes: () => routeList(routes) };
+  return { match, canonicalPath: (path) => spellingOf(path, matchesOf), renderErrorPage, listRoutes: () => routeList(routes) };
 }
 
-export const { match, listRoutes } = createRenderer(appRoutes);
+export const { match, canonicalPath, listRoutes } = createRenderer(appRoutes);
 export { renderErrorPage };

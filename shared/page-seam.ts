@@ -236,6 +236,8 @@ export interface Renderer {
    * ordinary page does not pay for it).
    */
   match(url: URL, allowDiagnostics: () => boolean): MatchedRoute | undefined;
+  /** The one spelling of the page `path` (as sent, no query) reaches (shared/canonical-path.ts); undefined when no route takes it. */
+  canonicalPath(path: string): string | undefined;
   renderErrorPage(props: ServerErrorPageProps, options: StreamOptions): PipeableStream;
   /** Every route of the app's table (no diagnostic ones), for the build's prerender step. */
   listRoutes(): readonly ListedRoute[];

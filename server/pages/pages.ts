@@ -19,6 +19,7 @@ import { isBot } from '../edge/is-bot.ts';
 import type { CacheSpec, PageCache } from './page-cache.ts';
 import type { PageValues } from './page-template.ts';
 import { createRegeneration } from './regeneration.ts';
+import { redirectedToSpelling } from './canonical-spelling.ts';
 
 // The app's pages come from its route table (client/routes.tsx) through the renderer; nothing
 // here lists them. Pages and their data answer GET and HEAD (HEAD with the status and headers
@@ -82,11 +83,17 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     }
   }
 
-  /** Matched once; a path no route takes (every 404) builds no request and starts no deadline. */
-  async function matched(req: Request, url: URL): Promise<MatchedRoute | undefined> {
+  /**
+   * Matched once; a path no route takes (every 404) builds no request and starts no deadline. A
+   * read of a page by another spelling than its own is redirected to it first (canonical-spelling.ts).
+   */
+  async function matched(req: Request, res: Response, url: URL, mount?: string): Promise<MatchedRoute | 'redirected' | undefined> {
     const renderer = await deps.frontend.loadRenderer();
-    return renderer.match(url, () => diagnosticsAllowed(config, req));
+    const route = renderer.match(url, () => diagnosticsAllowed(config, req));
+    if (route === undefined || route.isResource || !READ_METHODS.has(req.method)) return route;
+    return redirectedToSpelling(res, renderer, mount) ? 'redirected' : route;
   }
+
 
   /**
    * The request for the renderer, once its method is one the route answers (else 405, before a
@@ -160,7 +167,8 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
 
   const page: RequestHandler = async (req, res, next) => {
     const url = new URL(pagePath(res), requestOrigin(config, res));
-    const route = await matched(req, url);
+    const route = await matched(req, res, url);
+    if (route === 'redirected') return;
     if (route === undefined) return next();
     res.locals.route = `${route.isResource ? 'resource' : 'page'}:${route.routeId}`;
     if (route.isResource) res.locals.api = true;
@@ -218,7 +226,8 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     res.locals.api = true;
     const routeIds = routeIdsOf(req, res);
     const url = new URL(pagePath(res, DATA_PATH, queryWithout(res.locals.target!.query, ROUTES_PARAM)), requestOrigin(config, res));
-    const route = await matched(req, url);
+    const route = await matched(req, res, url, DATA_PATH);
+    if (route === 'redirected') return;
     // A resource route's reads are its own answer; a form posts to its action here.
     if (route === undefined || (route.isResource && READ_METHODS.has(req.method))) return next();
     res.locals.route = `data:${route.routeId}`;
