@@ -183,7 +183,7 @@ async function main(): Promise<void> {
       metrics,
       refusals,
       failures,
-      cacheStore: redis && createRedisStore(redis),
+      cacheStore: redis && createRedisStore(redis, logger),
       windows: redis && createRedisWindows(redis),
       serverBuild,
       prerendered: prerenderedPages(config, { client: frontend.build, server: serverBuild }, logger),

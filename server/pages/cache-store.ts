@@ -17,6 +17,14 @@ export interface CacheEntry {
   tags: readonly string[];
   /** The request headers its loaders read, by name, and their values then: a request with others is another variant. */
   vary: Readonly<Record<string, string>>;
+  /** Its markers' id (page-template.ts): values are filled where those stand, and nowhere else. */
+  marker: string;
+}
+
+/** What an invalidation did: how many entries this store held, and whether the store said so (false: it did not answer in time). */
+export interface Invalidated {
+  dropped: number;
+  confirmed: boolean;
 }
 
 export interface CacheStore {
@@ -26,8 +34,8 @@ export interface CacheStore {
   set(key: string, entry: CacheEntry): Promise<void>;
   /** Drops one entry. */
   delete(key: string): Promise<void>;
-  /** Drops the entries of a path or tag; resolves with how many this store held. */
-  invalidate(target: RevalidateTarget): Promise<number>;
+  /** Drops the entries of a path or tag, and tells every replica. */
+  invalidate(target: RevalidateTarget): Promise<Invalidated>;
   /** Calls `listener` when any replica invalidated (this one included). */
   onInvalidate(listener: (target: RevalidateTarget) => void): void;
   close(): Promise<void>;
@@ -100,7 +108,7 @@ export function createMemoryStore(maxBytes: number, now: () => number = Date.now
         if (named && drop(key)) dropped += 1;
       }
       for (const listener of listeners) listener(target);
-      return Promise.resolve(dropped);
+      return Promise.resolve({ dropped, confirmed: true });
     },
     onInvalidate(listener) {
       listeners.push(listener);

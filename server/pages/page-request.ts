@@ -13,6 +13,7 @@ import type { Deadline } from './request-deadline.ts';
 import { checkTarget } from './cache-policy.ts';
 import { displayHostname, requestIsSecure } from '../edge/request-origin.ts';
 import { clientKey, type ClientLimits } from '../writes/client-limits.ts';
+import type { Invalidated } from './cache-store.ts';
 import type { Sessions } from '../writes/session.ts';
 
 export interface PageRequestDeps {
@@ -26,8 +27,8 @@ export interface PageRequestDeps {
   limits: ClientLimits;
   /** The request's trace, when Sentry is on (see server/telemetry/sentry.ts). */
   traceMeta?: () => TraceMeta | undefined;
-  /** Drops stored pages (`context.revalidate`, server/pages/page-cache.ts); resolves with how many. */
-  revalidate?: (target: RevalidateTarget) => Promise<number>;
+  /** Drops stored pages (`context.revalidate`, server/pages/page-cache.ts). */
+  revalidate?: (target: RevalidateTarget) => Promise<Invalidated>;
 }
 
 function browserSentry(config: Config): BrowserSentryConfig | undefined {
@@ -72,7 +73,8 @@ async function requestContext(deps: PageRequestDeps, req: Request, res: Response
       const checked = checkTarget(target);
       // The app's own mistake, as a bad argument is: thrown where it was made.
       if (typeof checked === 'string') throw new TypeError(`context.revalidate: ${checked}`);
-      return deps.revalidate?.(checked) ?? Promise.resolve(0);
+      // How many were dropped; one the shared store did not confirm is retried by the host (revalidation-retries.ts).
+      return deps.revalidate?.(checked).then(({ dropped }) => dropped) ?? Promise.resolve(0);
     },
     get log() {
       return (log ??= deps.logger.child({ reqId: String(req.id) }));

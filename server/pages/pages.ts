@@ -94,7 +94,6 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     return redirectedToSpelling(res, renderer, mount) ? 'redirected' : route;
   }
 
-
   /**
    * The request for the renderer, once its method is one the route answers (else 405, before a
    * byte of the body is read) and the body of a write has been read and checked (request-body.ts).
@@ -157,7 +156,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     // The origin too: without PUBLIC_ORIGIN a loader's request.url carries the request's own Host.
     const target = `${url.origin}${url.pathname}${url.search}${routeIds === undefined ? '' : `#${routeIds.join(',')}`}`;
     const bot = isBot(req.get('user-agent'));
-    return { spec: { kind, path: url.pathname, target, bot, routeId: route.routeId, policy, generation: cache.generation() }, values };
+    return { spec: cache.specOf({ kind, path: url.pathname, target, bot, routeId: route.routeId, policy }), values };
   }
 
   /** Answered from the store (HIT, or STALE while one regeneration runs): true when it was. */
@@ -175,7 +174,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     const cached = await cacheable(req, res, route, url);
     if (cached !== undefined && (await fromStore(req, res, route, url, cached))) return;
     const [live, onError] = await prepare(req, res, route, url);
-    const request = cached === undefined ? live : deps.cache!.asTemplate(live);
+    const request = cached === undefined ? live : deps.cache!.asTemplate(live, cached.spec);
     const work = route.isResource ? route.resource(request, onError) : route.document(request, onError);
     await answer(res, next, request, await rendered(work, req, res), false, cached);
   };
@@ -234,7 +233,7 @@ export function createPageHandlers(deps: PageDeps): { page: RequestHandler; data
     const cached = await cacheable(req, res, route, url, routeIds);
     if (cached !== undefined && (await fromStore(req, res, route, url, cached, routeIds))) return;
     const [live, onError] = await prepare(req, res, route, url);
-    const request = cached === undefined ? live : deps.cache!.asTemplate(live);
+    const request = cached === undefined ? live : deps.cache!.asTemplate(live, cached.spec);
     const response = await rendered(route.data(request, routeIds, onError), req, res);
     if (response.type === 'unmatched') {
       const named = response.ids.join(',').slice(0, MAX_ECHOED_IDS);

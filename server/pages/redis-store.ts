@@ -1,6 +1,9 @@
+import type { Logger } from 'pino';
 import type { RevalidateTarget } from '../../shared/page-seam.ts';
+import { setNewest } from '../../shared/bounded-map.ts';
 import { KEY_PREFIX, type RedisConnection } from '../fleet/redis-connection.ts';
-import { groupOf, STALE_KEEP_MS, type CacheEntry, type CacheStore } from './cache-store.ts';
+import { groupOf, STALE_KEEP_MS, type CacheStore } from './cache-store.ts';
+import { readEntry } from './stored-entry.ts';
 
 // Stored pages in Redis (REDIS_URL), shared by every replica: an entry written by one answers
 // the others, and an invalidation deletes the entries for all of them and is published so each
@@ -11,9 +14,15 @@ import { groupOf, STALE_KEEP_MS, type CacheEntry, type CacheStore } from './cach
 const PREFIX = `${KEY_PREFIX}page:`;
 /** Where revalidations are published to every replica. */
 export const INVALIDATION_CHANNEL = `${KEY_PREFIX}invalidate`;
+export const MALFORMED_ENTRY_MESSAGE = 'stored page malformed: answered as a miss';
+/** Keys whose malformed entry was told, the newest kept: one line per key, not per request. */
+const MAX_TOLD_KEYS = 1_000;
+/** What a call answers when Redis did not (the connection's fallback): told apart from any answer Redis gives. */
+const NO_ANSWER = Symbol('no answer');
 
-export function createRedisStore(redis: RedisConnection): CacheStore {
+export function createRedisStore(redis: RedisConnection, logger: Logger): CacheStore {
   const listeners: ((target: RevalidateTarget) => void)[] = [];
+  const told = new Map<string, true>();
   // A shared Redis may carry anything on the channel: a message that is not a target is dropped
   // (the connection catches what a listener throws).
   redis.subscribe(INVALIDATION_CHANNEL, (message) => {
@@ -27,12 +36,12 @@ export function createRedisStore(redis: RedisConnection): CacheStore {
     async get(key) {
       const raw = await redis.bounded((client) => client.get(PREFIX + key), null);
       if (raw === null) return undefined;
-      try {
-        return JSON.parse(raw) as CacheEntry;
-      } catch {
-        // Not one of ours (a shared Redis, a value cut short): a miss, never a 500.
-        return undefined;
-      }
+      // Not one of ours, or changed (a shared Redis, a value cut short): a miss, never a 500 (stored-entry.ts).
+      const entry = readEntry(raw);
+      if (!('problem' in entry)) return entry;
+      if (!told.has(key)) logger.warn({ key: PREFIX + key, reason: entry.problem }, MALFORMED_ENTRY_MESSAGE);
+      setNewest(told, key, true, MAX_TOLD_KEYS);
+      return undefined;
     },
     async set(key, entry) {
       const ttl = entry.revalidateMs + STALE_KEEP_MS;
@@ -50,14 +59,18 @@ export function createRedisStore(redis: RedisConnection): CacheStore {
     async delete(key) {
       await redis.bounded((client) => client.del(PREFIX + key), 0);
     },
+    // Confirmed only when Redis answered every call: otherwise its entries may still stand, and
+    // the caller tries again (page-cache.ts retries; the endpoint answers 503).
     async invalidate(target) {
       const group = PREFIX + groupOf(target);
-      const keys = await redis.bounded((client) => client.sMembers(group), []);
-      const dropped = keys.length === 0 ? 0 : await redis.bounded((client) => client.del(keys.map((key) => PREFIX + key)), 0);
+      const keys = await redis.bounded((client) => client.sMembers(group), NO_ANSWER);
+      if (keys === NO_ANSWER) return { dropped: 0, confirmed: false };
+      const dropped = keys.length === 0 ? 0 : await redis.bounded((client) => client.del(keys.map((key) => PREFIX + key)), NO_ANSWER);
       // Only the members read: one another replica added meanwhile stays findable.
-      if (keys.length > 0) await redis.bounded((client) => client.sRem(group, keys), 0);
-      await redis.bounded((client) => client.publish(INVALIDATION_CHANNEL, JSON.stringify(target)), 0);
-      return dropped;
+      const removed = keys.length === 0 ? 0 : await redis.bounded((client) => client.sRem(group, keys), NO_ANSWER);
+      const published = await redis.bounded((client) => client.publish(INVALIDATION_CHANNEL, JSON.stringify(target)), NO_ANSWER);
+      const confirmed = dropped !== NO_ANSWER && removed !== NO_ANSWER && published !== NO_ANSWER;
+      return { dropped: dropped === NO_ANSWER ? 0 : dropped, confirmed };
     },
     onInvalidate(listener) {
       listeners.push(listener);

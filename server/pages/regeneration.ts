@@ -70,7 +70,9 @@ export function createRegeneration(deps: RegenerationDeps) {
       const live = await deps.pageRequest(req, res, url, deadline, null);
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !COOKIE_HEADERS.has(name)));
       const session = await sessions.read(undefined, false);
-      const request = cache.asTemplate({ ...live, headers, context: { ...live.context, session } });
+      // Markers of its own: the request that found the page stale was answered with the stored one.
+      const anew = cache.specOf(spec);
+      const request = cache.asTemplate({ ...live, headers, context: { ...live.context, session } }, anew);
       const response =
         spec.kind === 'document' ? await route.document(request, onError) : await route.data(request, routeIds ?? [], onError);
       if (response.type === 'failed') record(response.error);
@@ -91,7 +93,7 @@ export function createRegeneration(deps: RegenerationDeps) {
         failed: request.renderSignal.aborted,
         reads: request.headerReads!,
       };
-      return await cache.keep(spec, req, body, facts);
+      return await cache.keep(anew, req, body, facts, true);
     } catch (error) {
       record(error);
       return false;

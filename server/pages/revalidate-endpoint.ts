@@ -5,15 +5,20 @@ import type { RevalidateTarget } from '../../shared/page-seam.ts';
 import { limitBody } from '../edge/body-limit.ts';
 import { httpError, methodNotAllowed } from '../failures/errors.ts';
 import { checkTarget } from './cache-policy.ts';
+import type { Invalidated } from './cache-store.ts';
 
 // On-demand revalidation from outside (a CMS's webhook, a deploy script): POST /_revalidate with
 // `Authorization: Bearer <REVALIDATE_TOKEN>` and a JSON body naming paths or tags; it answers
-// what it dropped (docs/caching.md, "Invalidation"). Exists only when REVALIDATE_TOKEN is set.
+// what it dropped (docs/caching.md, "Dropping entries"). When the shared store did not confirm
+// every target, the answer is a 503 with `Retry-After`, which webhooks retry; the host retries too
+// (revalidation-retries.ts). Exists only when REVALIDATE_TOKEN is set.
 
 export const REVALIDATE_PATH = '/_revalidate';
 /** A webhook names a few pages or tags; the body stays small. */
 const MAX_TARGETS = 16;
 const MAX_BODY_BYTES = 16_384;
+/** What the 503 asks a webhook to wait: the host's own retries are under way meanwhile. */
+const RETRY_AFTER_S = 5;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
@@ -37,7 +42,7 @@ function targetsOf(req: Request): RevalidateTarget[] {
 
 export function createRevalidateEndpoint(
   token: string,
-  revalidate: (target: RevalidateTarget) => Promise<number>,
+  revalidate: (target: RevalidateTarget) => Promise<Invalidated>,
   bodyTimeoutMs: number,
 ): RequestHandler {
   const expected = sha256(token);
@@ -58,8 +63,14 @@ export function createRevalidateEndpoint(
     async (req, res) => {
       const targets = targetsOf(req);
       const revalidated = [];
-      for (const target of targets) revalidated.push({ ...target, dropped: await revalidate(target) });
-      res.set('Cache-Control', 'no-store').json({ revalidated });
+      for (const target of targets) revalidated.push({ ...target, ...(await revalidate(target)) });
+      res.set('Cache-Control', 'no-store');
+      if (revalidated.every(({ confirmed }) => confirmed)) return void res.json({ revalidated });
+      const message = 'The shared store did not confirm every target: their pages may still be served. The host is retrying; retry too.';
+      res
+        .status(503)
+        .set('Retry-After', String(RETRY_AFTER_S))
+        .json({ error: { status: 503, message }, revalidated });
     },
   );
   router.all(REVALIDATE_PATH, (req) => {

@@ -1,40 +1,41 @@
-import { setNewest } from '../../shared/bounded-map.ts';
-
 // Each query string, each value of a header a page read, and each kind (document, data, bot) of
 // one path is an entry of its own. A client that invents query strings would otherwise fill the
-// store with copies of one page: in memory it pushes real pages out, and in the fleet's Redis,
-// whose least-recently-used eviction spans every key, it would evict the rate limits' windows
-// and the spent report proofs too (docs/caching.md, "Bounds"). So a replica stores at most this
-// many variants of one path per window; past it, a variant is rendered and not stored.
+// store with copies of one page: in memory it pushes real pages out, and in the fleet's Redis
+// it grows the store a day at a time (docs/caching.md, "Bounds"). So a replica stores at most
+// this many variants of one path per window; past it, a variant is rendered and not stored.
+// Two things always have a place: the page's own spelling (no query: its kinds and the header
+// values it read are counted apart, so invented query strings cannot crowd it out), and the
+// refresh of an entry that is stored (a stale page is replaced, never left to age past its time).
 
-/** Variants of one path a replica stores per window: a page's real variants are a handful (document and data, a language or two). */
+/** Variants of one path a replica stores per window, with and without a query apiece: a page's real variants are a handful. */
 export const MAX_VARIANTS_PER_PATH = 32;
 /** A path's count starts again after this: variants that were real keep being stored as their entries expire and return. */
 export const VARIANT_WINDOW_MS = 60 * 60 * 1000;
-/** Paths counted at once (the newest kept), as the page cache bounds what it remembers per target. */
-const MAX_PATHS = 10_000;
 
-export interface VariantCap {
-  /** Whether this entry key of this path may be stored: true for a key already counted. */
-  admits(path: string, key: string): boolean;
-  /** Forgets every count (an invalidation dropped the entries they counted). */
-  clear(): void;
+/** One path's count in the current window: the entry keys stored with a query, and without. */
+export interface VariantCount {
+  since: number;
+  queried: Set<string>;
+  own: Set<string>;
 }
 
-export function createVariantCap(now: () => number): VariantCap {
-  const paths = new Map<string, { since: number; keys: Set<string> }>();
-  return {
-    admits(path, key) {
-      let counted = paths.get(path);
-      if (counted === undefined || now() - counted.since >= VARIANT_WINDOW_MS) {
-        counted = { since: now(), keys: new Set() };
-        setNewest(paths, path, counted, MAX_PATHS);
-      }
-      if (counted.keys.has(key)) return true;
-      if (counted.keys.size >= MAX_VARIANTS_PER_PATH) return false;
-      counted.keys.add(key);
-      return true;
-    },
-    clear: () => paths.clear(),
-  };
+export const newVariantCount = (now: number): VariantCount => ({ since: now, queried: new Set(), own: new Set() });
+
+export interface VariantAsk {
+  key: string;
+  /** The target has a query string. */
+  queried: boolean;
+  /** It replaces an entry that is stored (a regeneration). */
+  refresh: boolean;
+}
+
+/** Whether this entry may be stored; counts it when it may. */
+export function admitVariant(count: VariantCount, { key, queried, refresh }: VariantAsk, now: number): boolean {
+  if (now - count.since >= VARIANT_WINDOW_MS) Object.assign(count, newVariantCount(now));
+  const keys = queried ? count.queried : count.own;
+  if (keys.has(key)) return true;
+  // A refresh takes a place past the cap: it is at most one per stored entry, which the cap bounded when it was stored.
+  if (keys.size >= MAX_VARIANTS_PER_PATH && !refresh) return false;
+  keys.add(key);
+  return true;
 }

@@ -50,7 +50,7 @@ describe('a page whose route asks to be reused', () => {
     for (const res of [first, second]) {
       expect(res.text).toContain(`nonce="${nonceOf(res)}"`);
       expect(res.text).toContain(res.headers['x-request-id'] as string);
-      expect(res.text).not.toMatch(/rsh[0-9a-f]{16}[nihtb]/);
+      expect(res.text).not.toMatch(/rsh[0-9a-f]{32}[nihtb]/);
     }
     expect(second.text).not.toContain(nonceOf(first));
     expect(second.text).not.toContain(first.headers['x-request-id'] as string);
@@ -233,6 +233,9 @@ describe('what is never stored', () => {
     const [entry] = ((await request(app).get('/api/guestbook').expect(200)).body as { entries: { id: string }[] }).entries;
     const page = `/guestbook/entries/${entry!.id}`;
     await request(app).get(page).expect(200);
+    expect((await request(app).get(page)).headers['x-cache']).toBe('HIT');
+    // Deleting an entry that does not exist changed nothing: it drops nothing.
+    await request(app).post('/guestbook').type(FORM).send('intent=delete&id=no-such-entry').expect(200);
     expect((await request(app).get(page)).headers['x-cache']).toBe('HIT');
     await request(app).post('/guestbook').type(FORM).send('name=Ada&message=Hello too').expect(303);
     expect((await request(app).get(page)).headers['x-cache']).toBe('MISS');

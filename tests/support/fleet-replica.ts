@@ -31,7 +31,7 @@ export function fleetReplica(redisUrl: string, timeoutMs: number, env: Record<st
   const logger = createLogger(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'debug' }), storeLog);
   const connection = createRedisConnection({ url: redisUrl, timeoutMs, logger, onOutage: () => (outages.count += 1) });
   const deps = {
-    cacheStore: createRedisStore(connection),
+    cacheStore: createRedisStore(connection, logger),
     windows: createRedisWindows(connection),
     reportProofs: { spent: createRedisSpentProofs(connection) },
   };

@@ -60,8 +60,9 @@ export async function action({ request, context }: ActionArgs) {
   if (field(form, 'intent') === 'delete') {
     const removal = await guestbookOf(context).remove(field(form, 'id'), ownerOf(context));
     if (removal === 'not-yours') throw data(null, { status: 403 });
-    // Pages that show entries (an entry's own, stored: ./entry.server.ts) render anew on their next read.
-    await context.revalidate({ tag: 'guestbook' });
+    // Pages that show entries (an entry's own, stored: ./entry.server.ts) render anew on their next
+    // read; a delete that changed nothing (no such entry) drops nothing.
+    if (removal === 'removed') await context.revalidate({ tag: 'guestbook' });
     return { deleted: removal === 'removed' };
   }
   const errors = problems(name, message);
