@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { LEVEL } from '../../shared/log-line.ts';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
-import { expressRouteOf } from './route-label.ts';
+import { expressRouteOf, HEALTH_PATHS, HEALTH_ROUTE } from './route-label.ts';
 import { requestPath } from './url-path.ts';
 
 // Prometheus metrics (prom-client), served by a server of their own on METRICS_PORT so they
@@ -55,7 +55,9 @@ const LOG_LINE_LEVELS: readonly string[] = Object.keys(LEVEL);
 function routeLabel(req: Request, res: Response, known: Set<string>): string {
   const id = res.locals.route ?? expressRouteOf(req);
   if (id === undefined) {
-    if (requestPath(req, res.locals).startsWith('/assets/')) return 'assets';
+    const path = requestPath(req, res.locals);
+    if (path.startsWith('/assets/')) return 'assets';
+    if (HEALTH_PATHS.has(path)) return HEALTH_ROUTE;
     return res.statusCode === 404 ? 'unmatched' : 'none';
   }
   // A 404 is not its route's business unless a page chose it (a product that does not exist).

@@ -114,6 +114,14 @@ describe('metrics on METRICS_PORT', () => {
     expect(after.filter((s) => s.name === 'app_failures_total' && /^4/.test(s.labels.status ?? ''))).toEqual([]);
   });
 
+  it("labels the orchestrator's probes route health, so the 5xx ratio and latency rules can leave them out", async () => {
+    const before = await scrape();
+    for (const path of ['/healthz', '/readyz', '/readyz']) await (await fetch(`${server.url}${path}`)).text();
+    const after = await scrape();
+    const count = (samples: Sample[]) => sum(samples, 'http_request_duration_seconds_count', { route: 'health', status_class: '2xx' });
+    expect(count(after) - count(before)).toBe(3);
+  });
+
   it('shows a streamed page as an active stream while it is open', async () => {
     const stream = await openStream(`${server.url}/_diag/slow?ms=1500`, { 'user-agent': BROWSER_UA, ...DIAG });
     expect(sum(await scrape(), 'http_active_streams')).toBe(1);
