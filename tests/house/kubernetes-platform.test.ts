@@ -3,7 +3,7 @@
 // token, readiness that outlasts one slow answer, a release that cannot drift from the image, and
 // the Prometheus Operator's PodMonitor and PrometheusRule, the rules the same as
 // deploy/prometheus/alerts.yaml. The operator's kinds are not in kubernetes-models: their shape
-// is checked here field by field.
+// is checked here field by field. compose.yaml's release is checked at the end.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
@@ -151,5 +151,24 @@ describe('deploy/kubernetes/monitoring', () => {
     const changed = rulesOf(readFileSync(RULES_FILE, 'utf8').replace('> 0.05', '> 0.5'));
     const carried = (parse(readFileSync(PROMETHEUS_RULE_FILE, 'utf8')) as { spec: { groups: unknown } }).spec.groups;
     expect(carried).not.toEqual(changed);
+  });
+});
+
+describe('deploy/compose.yaml', () => {
+  it('builds, tags and names the release from one required RELEASE', () => {
+    type Service = { image?: string; build?: { args?: Record<string, string> }; environment?: Record<string, string> };
+    const compose = parse(readFileSync(join(ROOT, 'deploy/compose.yaml'), 'utf8'), { merge: true }) as {
+      'x-app': Service;
+      services: Record<string, Service>;
+    };
+    // `<<: *app` merged, as compose reads it: each replica's image and build are x-app's.
+    const tag = /:(\$\{RELEASE:\?[^}]+\})$/.exec(compose['x-app'].image!)?.[1];
+    expect(tag, 'the image tag is a required ${RELEASE:?…}').toBeDefined();
+    const replicas = Object.entries(compose.services).filter(([name]) => name.startsWith('app'));
+    expect(replicas).toHaveLength(2);
+    for (const [name, service] of replicas) {
+      expect(service.build?.args?.VERSION, name).toBe(tag);
+      expect(service.environment?.RELEASE, name).toBe(`react-ssr-host@${tag}`);
+    }
   });
 });
