@@ -2,8 +2,8 @@
 # dependencies only. Plain Dockerfile syntax (no BuildKit-only features), so `docker build`,
 # `podman build` and `buildah bud` all read it the same way.
 #
-#   podman build -t react-ssr-host .        (or: docker build -t react-ssr-host .)
-#   podman run -p 3000:3000 -e DIGEST_KEY=<16+ chars> react-ssr-host
+#   podman build --build-arg VERSION=1.4.0 -t react-ssr-host:1.4.0 .   (or: docker build ...)
+#   podman run -p 3000:3000 -e DIGEST_KEY=<16+ chars> react-ssr-host:1.4.0
 
 # One base for every stage: the node_modules built in one stage must run on the same Node
 # and the same libc in the next. Node 26 is the current LTS (Node 20 reached its end of life in
@@ -54,6 +54,15 @@ RUN ln -s /app/dist/cli/digest.js /usr/local/bin/react-ssr-host-digest
 # /app/data holds the database (DATABASE_PATH's default, data/app.sqlite under WORKDIR; docs/data.md):
 # the one folder of the app the server writes, owned by node for the same reason, the rest stays root's.
 RUN mkdir -p /srv/assets /app/data && chown node:node /srv/assets /app/data
+
+# The release the process reports on every log line, in Sentry and on app_info (RELEASE), is the
+# image's own: `--build-arg VERSION=1.4.0` with the same version as the tag (`-t ...:1.4.0`), so
+# whatever runs the image (kustomize, `kubectl set image`, a rollback, compose) reports what it
+# runs. Stored pages and route discovery are keyed by it, so two builds must not share one.
+# Declared this late so a new version rebuilds nothing before it.
+ARG VERSION=dev
+ENV RELEASE=react-ssr-host@${VERSION}
+LABEL org.opencontainers.image.version=${VERSION}
 
 # The official node images ship this unprivileged user (uid 1000).
 USER node

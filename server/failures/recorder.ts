@@ -67,7 +67,7 @@ export interface RecorderDeps {
   fixStack?: (error: unknown) => void;
   /** Signs the digests written into pages, so browser reports of them can be verified. */
   proofs?: ReportProofs;
-  /** Counts failures by kind and status (server/observe/metrics.ts), when metrics are on. */
+  /** Counts failures (what has a digest: never a 4xx) by kind and status (server/observe/metrics.ts), when metrics are on. */
   metrics?: Pick<Metrics, 'failure'>;
   /** The app's failure hook, isolated (failure-hook.ts): called once per failure after its line. */
   onFailure?: CallFailureHook;
@@ -119,16 +119,18 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       // pino-http's convention: the response's error. Without it pino-http constructs an Error
       // (and captures a stack nobody reads) for every 5xx access line.
       if (isInstance(error, Error)) res.err ??= error;
-      deps.metrics?.failure(kind, status);
       if (status < 500) {
         // An expected 4xx is fully described by its status and reason: both go on the request's
         // access line (access-log.ts), which every request gets anyway, and no line of its own.
+        // Nor a count in app_failures_total: a failure is what has a digest, and a scanner's 404s
+        // would page (deploy/prometheus/alerts.yaml) for nothing the digest tool could find.
         const rejected: Recorded = { status, digest: undefined };
         recorded.set(error, rejected);
         res.locals.rejection ??= isHostError(error) ? error.message : serializeError(error).message;
         return rejected;
       }
 
+      deps.metrics?.failure(kind, status);
       deps.fixStack?.(error);
       const digest = deps.digester(error);
       const failure: Recorded = { status, digest };

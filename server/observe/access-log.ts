@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { ASSETS_ROUTE, routeOf } from './route-label.ts';
+import { ASSETS_ROUTE, HEALTH_PATHS, routeOf } from './route-label.ts';
 import type { RefusalSummary } from './refusal-summary.ts';
 import { requestPath } from './url-path.ts';
 import { cut } from './log-bound.ts';
@@ -60,8 +60,6 @@ export const MAX_REASON_CHARS = 200;
 export const REDACTED_HEADERS: ReadonlySet<string> = new Set(['cookie', 'authorization', 'proxy-authorization', 'x-diagnostics-token']);
 const REDACTED = '[redacted]';
 
-/** Liveness probes run every few seconds forever: logged at debug only when they succeed. */
-const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 /** Built assets: a page load fetches several; logged at debug when served. */
 const QUIET_ROUTES: ReadonlySet<string> = new Set([ASSETS_ROUTE]);
 
@@ -175,6 +173,7 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
       refusals.refused(routeOf(req, res), key);
       return 'silent';
     }
+    // Probes run every few seconds forever: logged at debug only when they succeed.
     const quiet = res.statusCode < 400 && (HEALTH_PATHS.has(requestPath(req, res.locals)) || QUIET_ROUTES.has(res.locals.route ?? ''));
     const wanted = quiet ? LINE_LEVEL.quietAccess : LINE_LEVEL.access;
     return logger.isLevelEnabled(wanted) ? wanted : 'silent';

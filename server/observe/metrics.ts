@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { LEVEL } from '../../shared/log-line.ts';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
-import { expressRouteOf } from './route-label.ts';
+import { expressRouteOf, HEALTH_PATHS, HEALTH_ROUTE } from './route-label.ts';
 import { requestPath } from './url-path.ts';
 
 // Prometheus metrics (prom-client), served by a server of their own on METRICS_PORT so they
@@ -12,8 +12,9 @@ import { requestPath } from './url-path.ts';
 // one time series per request and exhaust the Prometheus server.
 
 /**
- * Where a failure happened (docs/deploy.md, "Metrics"). `revalidation`: a cached answer's
- * revalidation, counted once the host revalidates; its alert rule is written already.
+ * Where a failure happened (docs/deploy.md, "Metrics"): what has a digest, so a 5xx, a process
+ * fault, a failed revalidation (the stale page is still answered) or a browser report. A 4xx is
+ * an answer, counted by http_request_duration_seconds's status_class alone.
  */
 export type FailureKind = 'render' | 'loader' | 'route' | 'process' | 'client_report' | 'revalidation';
 
@@ -21,7 +22,7 @@ export interface Metrics {
   readonly registry: Registry;
   /** First middleware of the app: times every response and counts refusals. */
   readonly middleware: RequestHandler;
-  /** Called once per recorded failure (failures/recorder.ts, process faults). */
+  /** Called once per recorded failure with a digest (failures/recorder.ts, process faults); never for a 4xx. */
   failure(kind: FailureKind, status: number | undefined): void;
   /** Called once per log line dropped because stdout was not read (log-destination.ts). */
   logLineDropped(level: string): void;
@@ -54,7 +55,9 @@ const LOG_LINE_LEVELS: readonly string[] = Object.keys(LEVEL);
 function routeLabel(req: Request, res: Response, known: Set<string>): string {
   const id = res.locals.route ?? expressRouteOf(req);
   if (id === undefined) {
-    if (requestPath(req, res.locals).startsWith('/assets/')) return 'assets';
+    const path = requestPath(req, res.locals);
+    if (path.startsWith('/assets/')) return 'assets';
+    if (HEALTH_PATHS.has(path)) return HEALTH_ROUTE;
     return res.statusCode === 404 ? 'unmatched' : 'none';
   }
   // A 404 is not its route's business unless a page chose it (a product that does not exist).
@@ -79,7 +82,7 @@ export function createMetrics(identity?: MetricsIdentity): Metrics {
   });
   const failures = new Counter({
     name: 'app_failures_total',
-    help: 'Failures, each counted once: by HTTP status ("none" for process faults without a response and browser reports) and kind.',
+    help: 'Failures, each counted once: what has a digest (5xx, process faults, revalidations, browser reports; never a 4xx), by HTTP status ("none" for process faults and browser reports) and kind.',
     labelNames: ['status', 'kind'] as const,
     registers: [registry],
   });

@@ -5,6 +5,13 @@ import type { Request, Response } from 'express';
 
 /** The route label of built files on the access line (logged at debug when served: access-log.ts). */
 export const ASSETS_ROUTE = 'assets';
+/** Liveness and readiness (server/edge/health.ts): the paths every probe asks, every few seconds forever. */
+export const HEALTH_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+/**
+ * Their label in the metrics: a probe's answers are the orchestrator's, not a visitor's, and the
+ * 5xx ratio and latency rules leave them out (deploy/prometheus/alerts.yaml), as they leave out assets.
+ */
+export const HEALTH_ROUTE = 'health';
 
 /** The Express route that matched, with its mount path; Express types `req.route` as any. */
 export function expressRouteOf(req: Request): string | undefined {

@@ -1,19 +1,21 @@
 // The deployment files a user takes as they are: valid against the Kubernetes API schemas
 // (kubernetes-models), consistent with the server's own configuration and shutdown timings.
-// compose.yaml itself is run by tests/scale-out/compose.test.ts.
-import { readdirSync, readFileSync } from 'node:fs';
+// compose.yaml itself is run by tests/scale-out/compose.test.ts; what a platform team asks of the
+// manifests (spread, autoscaler, policies, monitoring) is kubernetes-platform.test.ts.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { NetworkPolicy, type INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { loadConfig } from '../../server/config/config.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
+import { find, manifests as documents } from './kubernetes-files.ts';
 
-const K8S_DIR = join(ROOT, 'deploy/kubernetes');
 /** What server/telemetry/sentry.ts allows for its flush at shutdown. */
 const SENTRY_FLUSH_S = 2;
 
@@ -23,22 +25,8 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1 PersistentVolumeClaim': PersistentVolumeClaim,
   'policy/v1 PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1 NetworkPolicy': NetworkPolicy,
+  'autoscaling/v2 HorizontalPodAutoscaler': HorizontalPodAutoscaler,
 };
-
-function documents(): { file: string; doc: { apiVersion: string; kind: string } & Record<string, unknown> }[] {
-  return readdirSync(K8S_DIR)
-    .filter((file) => file.endsWith('.yaml'))
-    .flatMap((file) =>
-      parseAllDocuments(readFileSync(join(K8S_DIR, file), 'utf8')).map((doc) => ({
-        file,
-        doc: doc.toJS() as { apiVersion: string; kind: string },
-      })),
-    );
-}
-
-/** The app's own document of a kind (metadata.name react-ssr-host), or another's by its name. */
-const find = <T>(kind: string, name = 'react-ssr-host') =>
-  documents().find(({ doc }) => doc.kind === kind && (doc.metadata as { name: string }).name === name)!.doc as unknown as T;
 
 /** Redis's arguments (`--name value` pairs) as a map. */
 function redisFlags(args: readonly string[]): Map<string, string> {
@@ -65,7 +53,17 @@ function expectStoreFlags(flags: Map<string, string>): number {
 describe('deploy/kubernetes', () => {
   it('every document is valid against the Kubernetes API schema of its kind', () => {
     const docs = documents();
-    const kinds = ['Deployment', 'Deployment', 'NetworkPolicy', 'PersistentVolumeClaim', 'PodDisruptionBudget', 'Service', 'Service'];
+    const kinds = [
+      'Deployment',
+      'Deployment',
+      'HorizontalPodAutoscaler',
+      'NetworkPolicy',
+      'NetworkPolicy',
+      'PersistentVolumeClaim',
+      'PodDisruptionBudget',
+      'Service',
+      'Service',
+    ];
     expect(docs.map(({ doc }) => doc.kind).sort()).toEqual(kinds);
     for (const { file, doc } of docs) {
       const Model = MODELS[`${doc.apiVersion} ${doc.kind}`];
@@ -85,7 +83,9 @@ describe('deploy/kubernetes', () => {
     const { spec } = find<IDeployment>('Deployment');
     const pod = spec!.template.spec!;
     const [app] = pod.containers;
-    expect(spec!.replicas).toBe(2);
+    // Two at least, counted by the autoscaler: a `replicas` here would reset its count at every apply.
+    expect(spec!.replicas).toBeUndefined();
+    expect(find<IHorizontalPodAutoscaler>('HorizontalPodAutoscaler').spec!.minReplicas).toBe(2);
     expect(spec!.strategy).toMatchObject({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0 } });
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
     expect(app!.securityContext).toMatchObject({

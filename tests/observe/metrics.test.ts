@@ -85,13 +85,41 @@ describe('metrics on METRICS_PORT', () => {
     expect(delta('app_failures_total', { kind: 'loader', status: '500' })).toBe(1);
     expect(delta('app_failures_total', { kind: 'client_report' })).toBe(REPORTS_ALLOWED);
     expect(delta('http_requests_refused_total', { reason: 'rate_limited' })).toBe(1);
-    // The 429 is a failure the route recorded (4xx), besides being a refusal.
-    expect(delta('app_failures_total', { kind: 'route', status: '429' })).toBe(1);
+    // The 429 is a refusal, not a failure: it has no digest (server/failures/recorder.ts).
+    expect(delta('app_failures_total', { status: '429' })).toBe(0);
     // Event-loop lag, heap and GC from prom-client's default collectors.
     for (const name of ['nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'process_resident_memory_bytes']) {
       expect(sum(after, name)).toBeGreaterThan(0);
     }
     expect(after.some((s) => s.name === 'nodejs_gc_duration_seconds_count')).toBe(true);
+  });
+
+  it('counts 4xx answers by status class and never as failures: a failure is what has a digest', async () => {
+    const before = await scrape();
+    const answers = [
+      await fetch(`${server.url}/no-such-page-${Date.now()}`),
+      await fetch(`${server.url}/no-such-page/at-all`),
+      // A page without an action refuses a write (server/pages/pages.ts).
+      await fetch(`${server.url}/about`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' }),
+      // A broken percent escape in the path.
+      await fetch(`${server.url}/%E0%A4%A`),
+    ];
+    for (const res of answers) await res.text();
+    expect(answers.map((res) => res.status)).toEqual([404, 404, 405, 400]);
+    const after = await scrape();
+    const delta = (name: string, labels: Record<string, string | RegExp> = {}) => sum(after, name, labels) - sum(before, name, labels);
+    expect(delta('http_request_duration_seconds_count', { status_class: '4xx' })).toBe(answers.length);
+    expect(delta('app_failures_total')).toBe(0);
+    // Nor ever was one: a 4xx series would sit in the output at 0 for a scanner to have filled.
+    expect(after.filter((s) => s.name === 'app_failures_total' && /^4/.test(s.labels.status ?? ''))).toEqual([]);
+  });
+
+  it("labels the orchestrator's probes route health, so the 5xx ratio and latency rules can leave them out", async () => {
+    const before = await scrape();
+    for (const path of ['/healthz', '/readyz', '/readyz']) await (await fetch(`${server.url}${path}`)).text();
+    const after = await scrape();
+    const count = (samples: Sample[]) => sum(samples, 'http_request_duration_seconds_count', { route: 'health', status_class: '2xx' });
+    expect(count(after) - count(before)).toBe(3);
   });
 
   it('shows a streamed page as an active stream while it is open', async () => {
@@ -118,7 +146,7 @@ describe('metrics on METRICS_PORT', () => {
     const samples = await scrape();
     const after = series(samples);
     const added = [...after].filter((key) => !before.has(key));
-    // At most one new label set: the histogram's series for (unmatched, GET, 4xx) and the 404 failure count.
+    // At most one new label set: the histogram's series for (unmatched, GET, 4xx); a 404 is no failure.
     expect(added.filter((key) => key.includes('"route":"') && !key.includes('"route":"unmatched"'))).toEqual([]);
     expect(added.length).toBeLessThanOrEqual(16);
     const values = new Set(samples.flatMap((s) => Object.values(s.labels)));

@@ -17,7 +17,9 @@ import { expectSessionShared } from './shared-session.ts';
 
 const found = await findEngine();
 const PROJECT = `rsh-compose-${process.pid}`;
-const IMAGE = `react-ssr-host:${PROJECT}`;
+/** compose.yaml tags the app's image `${IMAGE}:${RELEASE}`: the project's name is the release here. */
+const IMAGE_NAME = 'react-ssr-host';
+const IMAGE = `${IMAGE_NAME}:${PROJECT}`;
 const BALANCER_IMAGE = `react-ssr-host-balancer:${PROJECT}`;
 const REDIS_IMAGE = `react-ssr-host-redis:${PROJECT}`;
 /** The only Debian bookworm image on these machines; any bookworm image does (the Containerfiles). */
@@ -76,7 +78,8 @@ if (found.engine === undefined || !hasCompose) {
         await freePort(),
       ];
       env = {
-        IMAGE,
+        IMAGE: IMAGE_NAME,
+        RELEASE: PROJECT,
         BALANCER_IMAGE,
         BALANCER_BASE_IMAGE,
         REDIS_IMAGE,
