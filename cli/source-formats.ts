@@ -26,8 +26,12 @@ const KUBECTL = /^\[pod\/([^/\]\s]+)\/[^\]\s]+\]$/;
 const COMPOSE = /^([\w.-]+)\s*\|$/;
 /** podman logs with several containers: the container's name or its short id. */
 const PODMAN = /^([\w.-]+)$/;
-/** A time a tool adds after its prefix (kubectl --timestamps, podman -t, compose -t): RFC 3339. */
-const TIMESTAMP = /\s+\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/;
+/**
+ * A time a tool adds after its prefix (kubectl --timestamps, podman -t, compose -t): RFC 3339,
+ * the prefix's last word. Tested on that word alone: the pattern once started with an
+ * unanchored `\s+`, which retried every start inside a run of blanks (60,000 blanks: 10–26 s).
+ */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/;
 /** How a Loki envelope starts; the server's own lines start with `{"level":`. */
 const LOKI_START = /^\{"(labels|line|timestamp|status|data)":/;
 /** Loki labels that name the process, most specific first. */
@@ -44,8 +48,14 @@ export function unwrap(line: string): Wrapped[] | undefined {
 }
 
 function replicaOfPrefix(prefix: string): string | undefined {
-  const bare = prefix.replace(TIMESTAMP, '');
+  const bare = withoutTimestamp(prefix);
   return (KUBECTL.exec(bare) ?? COMPOSE.exec(bare) ?? PODMAN.exec(bare))?.[1];
+}
+
+/** The prefix without a trailing time; found with lastIndexOf, one pass whatever the blanks. */
+function withoutTimestamp(prefix: string): string {
+  const blank = Math.max(prefix.lastIndexOf(' '), prefix.lastIndexOf('\t'));
+  return blank !== -1 && TIMESTAMP.test(prefix.slice(blank + 1)) ? prefix.slice(0, blank).trimEnd() : prefix;
 }
 
 type Json = Record<string, unknown>;
