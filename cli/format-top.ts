@@ -1,4 +1,4 @@
-import { counts, duration, isoOrNull, isoSeconds, plural, widest } from './format.ts';
+import { counts, duration, isoOrNull, isoSeconds, plural, skippedJson, widest } from './format.ts';
 import { safe } from './safe-text.ts';
 import { sparkline } from './sparkline.ts';
 import { SPARK_BINS, type TopResult, type TopRow } from './top.ts';
@@ -58,6 +58,7 @@ export function topText(result: TopResult): string {
  *
  *   { "window": { "from": string, "to": string, "bins": number, "binMs": number } | null,
  *     "totalDigests": number, "totalOccurrences": number, "skippedLines": number,
+ *     "skipped": { "notJson": number, "tooLong": number },   skippedLines by cause
  *     "by": "replica" | "release" | null,
  *     "newestRelease": { "release": string, "firstLine": string } | null,   with 2+ releases read
  *     "digests": [{                                most frequent first, at most --limit (per group)
@@ -78,7 +79,7 @@ export function topJson(result: TopResult): object {
     window: window === undefined ? null : { from: isoOrNull(window.from), to: isoOrNull(window.to), bins: SPARK_BINS, binMs: window.binMs },
     totalDigests: result.totalDigests,
     totalOccurrences: result.totalOccurrences,
-    skippedLines: result.skipped,
+    ...skippedJson(result.skipped),
     by: result.by ?? null,
     newestRelease: result.newestRelease
       ? { release: result.newestRelease.release, firstLine: isoOrNull(result.newestRelease.firstLine) }

@@ -1,3 +1,4 @@
+import { TOO_LONG, type Line } from './line-splitter.ts';
 import { occurrenceOf, parseJson, type Occurrence } from './parse.ts';
 import { readLines, STDIN } from './read-lines.ts';
 import { unwrap } from './source-formats.ts';
@@ -17,34 +18,51 @@ export interface ScanOptions {
   onLine?: (text: string) => void;
 }
 
-/** Resolves with how many non-empty lines were not JSON objects. */
-export async function scan(sources: readonly string[], visit: (occurrence: Occurrence) => void, options: ScanOptions): Promise<number> {
-  let skipped = 0;
+/** Lines passed over, by why: each has its own likely cause (cli/format.ts, skippedNotes). */
+export interface Skipped {
+  /** Not JSON, nor any wrapper cli/source-formats.ts takes off. */
+  notJson: number;
+  /** Longer than MAX_LINE_BYTES (cli/line-splitter.ts): dropped unread. */
+  tooLong: number;
+}
+
+export const totalSkipped = (skipped: Skipped) => skipped.notJson + skipped.tooLong;
+
+/** Resolves with the non-empty lines that could not be read. */
+export async function scan(sources: readonly string[], visit: (occurrence: Occurrence) => void, options: ScanOptions): Promise<Skipped> {
+  const skipped: Skipped = { notJson: 0, tooLong: 0 };
   for (const source of sources) {
-    for await (const line of linesOf(source)) {
-      const text = line.trim();
-      if (text === '') continue;
-      // Bare lines, and lines behind kubectl's, compose's and podman's prefixes or in Loki's JSON (source-formats.ts).
-      const wrapped = unwrap(text);
-      if (wrapped === undefined) skipped++;
-      for (const { text: logLine, replica } of wrapped ?? []) {
-        options.onLine?.(logLine);
-        if (!logLine.includes(options.mustContain)) continue;
-        const record = parseJson(logLine);
-        if (record === undefined) skipped++;
-        const occurrence = record && occurrenceOf(record);
-        if (!occurrence) continue;
-        // The line's own name for its replica first: the same whichever tool gathered it.
-        occurrence.replica = typeof record.replica === 'string' ? record.replica : replica;
-        visit(occurrence);
+    for await (const lines of linesOf(source)) {
+      for (const line of lines) {
+        if (line === TOO_LONG) skipped.tooLong++;
+        else read(line, visit, options, skipped);
       }
     }
   }
   return skipped;
 }
 
+function read(line: string, visit: (occurrence: Occurrence) => void, options: ScanOptions, skipped: Skipped): void {
+  const text = line.trim();
+  if (text === '') return;
+  // Bare lines, and lines behind kubectl's, compose's and podman's prefixes or in Loki's JSON (source-formats.ts).
+  const wrapped = unwrap(text);
+  if (wrapped === undefined) skipped.notJson++;
+  for (const { text: logLine, replica } of wrapped ?? []) {
+    options.onLine?.(logLine);
+    if (!logLine.includes(options.mustContain)) continue;
+    const record = parseJson(logLine);
+    if (record === undefined) skipped.notJson++;
+    const occurrence = record && occurrenceOf(record);
+    if (!occurrence) continue;
+    // The line's own name for its replica first: the same whichever tool gathered it.
+    occurrence.replica = typeof record.replica === 'string' ? record.replica : replica;
+    visit(occurrence);
+  }
+}
+
 /** Read errors (a missing file, a corrupt gzip) become one line naming the source. */
-async function* linesOf(source: string): AsyncGenerator<string> {
+async function* linesOf(source: string): AsyncGenerator<Line[]> {
   try {
     yield* readLines(source);
   } catch (error) {

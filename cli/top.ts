@@ -1,7 +1,7 @@
 import { BASE_BUCKET_MS, Histogram } from './histogram.ts';
 import type { Occurrence } from './parse.ts';
 import { Releases, type NewestRelease } from './releases.ts';
-import { scan } from './scan.ts';
+import { scan, type Skipped } from './scan.ts';
 import { Tally, type Count } from './tally.ts';
 
 // `digest top`: every digest counted, the most frequent shown, each with its activity over
@@ -52,7 +52,7 @@ export interface TopResult {
   totalDigests: number;
   totalOccurrences: number;
   window: Window | undefined;
-  skipped: number;
+  skipped: Skipped;
   by?: GroupBy;
   /** The release whose first line is latest, with two or more releases in the logs. */
   newestRelease?: NewestRelease;
