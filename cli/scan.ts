@@ -1,10 +1,12 @@
 import { TOO_LONG, type Line } from './line-splitter.ts';
 import { occurrenceOf, parseJson, type Occurrence } from './parse.ts';
 import { readLines, STDIN } from './read-lines.ts';
+import { SeenLines } from './seen-lines.ts';
 import { unwrap } from './source-formats.ts';
 
-// Every source, line by line, in order: failure lines go to `visit`, the rest is counted or
-// passed over. Nothing but the caller's aggregates is kept.
+// Every source, line by line, in order: failure lines go to `visit`, once each however many
+// sources hold them (cli/seen-lines.ts), the rest is counted or passed over. Nothing but the
+// caller's aggregates, and a key per record line, is kept.
 
 export class InputError extends Error {}
 
@@ -30,19 +32,26 @@ export const totalSkipped = (skipped: Skipped) => skipped.notJson + skipped.tooL
 
 /** Resolves with the non-empty lines that could not be read. */
 export async function scan(sources: readonly string[], visit: (occurrence: Occurrence) => void, options: ScanOptions): Promise<Skipped> {
-  const skipped: Skipped = { notJson: 0, tooLong: 0 };
+  const reading: Reading = { visit, options, skipped: { notJson: 0, tooLong: 0 }, seen: new SeenLines() };
   for (const source of sources) {
     for await (const lines of linesOf(source)) {
       for (const line of lines) {
-        if (line === TOO_LONG) skipped.tooLong++;
-        else read(line, visit, options, skipped);
+        if (line === TOO_LONG) reading.skipped.tooLong++;
+        else read(line, reading);
       }
     }
   }
-  return skipped;
+  return reading.skipped;
 }
 
-function read(line: string, visit: (occurrence: Occurrence) => void, options: ScanOptions, skipped: Skipped): void {
+interface Reading {
+  visit: (occurrence: Occurrence) => void;
+  options: ScanOptions;
+  skipped: Skipped;
+  seen: SeenLines;
+}
+
+function read(line: string, { visit, options, skipped, seen }: Reading): void {
   const text = line.trim();
   if (text === '') return;
   // Bare lines, and lines behind kubectl's, compose's and podman's prefixes or in Loki's JSON (source-formats.ts).
@@ -54,7 +63,7 @@ function read(line: string, visit: (occurrence: Occurrence) => void, options: Sc
     const record = parseJson(logLine);
     if (record === undefined) skipped.notJson++;
     const occurrence = record && occurrenceOf(record);
-    if (!occurrence) continue;
+    if (!occurrence || !seen.first(logLine)) continue;
     // The line's own name for its replica first: the same whichever tool gathered it.
     occurrence.replica = typeof record.replica === 'string' ? record.replica : replica;
     visit(occurrence);
