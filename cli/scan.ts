@@ -1,10 +1,12 @@
+import { ContainerLogs } from './container-logs.ts';
 import { TOO_LONG, type Line } from './line-splitter.ts';
 import { occurrenceOf, parseJson, type Occurrence } from './parse.ts';
 import { readLines, STDIN } from './read-lines.ts';
 import { SeenLines } from './seen-lines.ts';
-import { unwrap } from './source-formats.ts';
+import { unwrap, type Wrapped } from './source-formats.ts';
 
-// Every source, line by line, in order: failure lines go to `visit`, once each however many
+// Every source, line by line, in order (a container runtime's parts joined into the line they
+// were, cli/container-logs.ts): failure lines go to `visit`, once each however many
 // sources hold them (cli/seen-lines.ts), the rest is counted or passed over. Nothing but the
 // caller's aggregates, and a key per record line, is kept.
 
@@ -34,12 +36,17 @@ export const totalSkipped = (skipped: Skipped) => skipped.notJson + skipped.tooL
 export async function scan(sources: readonly string[], visit: (occurrence: Occurrence) => void, options: ScanOptions): Promise<Skipped> {
   const reading: Reading = { visit, options, skipped: { notJson: 0, tooLong: 0 }, seen: new SeenLines() };
   for (const source of sources) {
+    const containers = new ContainerLogs();
     for await (const lines of linesOf(source)) {
       for (const line of lines) {
-        if (line === TOO_LONG) reading.skipped.tooLong++;
-        else read(line, reading);
+        const joined = line === TOO_LONG ? undefined : containers.take(line);
+        for (const whole of joined ?? [line]) {
+          if (whole === TOO_LONG) reading.skipped.tooLong++;
+          else read(whole, reading);
+        }
       }
     }
+    reading.skipped.notJson += containers.unfinished();
   }
   return reading.skipped;
 }
@@ -51,23 +58,26 @@ interface Reading {
   seen: SeenLines;
 }
 
-function read(line: string, { visit, options, skipped, seen }: Reading): void {
+function read(line: string, reading: Reading): void {
   const text = line.trim();
   if (text === '') return;
   // Bare lines, and lines behind kubectl's, compose's and podman's prefixes or in Loki's JSON (source-formats.ts).
   const wrapped = unwrap(text);
-  if (wrapped === undefined) skipped.notJson++;
-  for (const { text: logLine, replica } of wrapped ?? []) {
-    options.onLine?.(logLine);
-    if (!logLine.includes(options.mustContain)) continue;
-    const record = parseJson(logLine);
-    if (record === undefined) skipped.notJson++;
-    const occurrence = record && occurrenceOf(record);
-    if (!occurrence || !seen.first(logLine)) continue;
-    // The line's own name for its replica first: the same whichever tool gathered it.
-    occurrence.replica = typeof record.replica === 'string' ? record.replica : replica;
-    visit(occurrence);
-  }
+  if (wrapped === undefined) reading.skipped.notJson++;
+  for (const logLine of wrapped ?? []) readLogLine(logLine, reading);
+}
+
+/** One line the server wrote, with the replica its wrapper names. */
+function readLogLine({ text, replica }: Wrapped, { visit, options, skipped, seen }: Reading): void {
+  options.onLine?.(text);
+  if (!text.includes(options.mustContain)) return;
+  const record = parseJson(text);
+  if (record === undefined) skipped.notJson++;
+  const occurrence = record && occurrenceOf(record);
+  if (!occurrence || !seen.first(text)) return;
+  // The line's own name for its replica first: the same whichever tool gathered it.
+  occurrence.replica = typeof record.replica === 'string' ? record.replica : replica;
+  visit(occurrence);
 }
 
 /** Read errors (a missing file, a corrupt gzip) become one line naming the source. */
