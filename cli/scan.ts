@@ -1,12 +1,14 @@
 import { ContainerLogs } from './container-logs.ts';
+import { JsonDocuments } from './json-documents.ts';
 import { TOO_LONG, type Line } from './line-splitter.ts';
 import { occurrenceOf, parseJson, type Occurrence } from './parse.ts';
 import { readLines, STDIN } from './read-lines.ts';
 import { SeenLines } from './seen-lines.ts';
-import { unwrap, type Wrapped } from './source-formats.ts';
+import { unwrap, unwrapDocument, type Wrapped } from './source-formats.ts';
 
 // Every source, line by line, in order (a container runtime's parts joined into the line they
-// were, cli/container-logs.ts): failure lines go to `visit`, once each however many
+// were, cli/container-logs.ts; a JSON document printed over many lines gathered into one,
+// cli/json-documents.ts): failure lines go to `visit`, once each however many
 // sources hold them (cli/seen-lines.ts), the rest is counted or passed over. Nothing but the
 // caller's aggregates, and a key per record line, is kept.
 
@@ -35,19 +37,7 @@ export const totalSkipped = (skipped: Skipped) => skipped.notJson + skipped.tooL
 /** Resolves with the non-empty lines that could not be read. */
 export async function scan(sources: readonly string[], visit: (occurrence: Occurrence) => void, options: ScanOptions): Promise<Skipped> {
   const reading: Reading = { visit, options, skipped: { notJson: 0, tooLong: 0 }, seen: new SeenLines() };
-  for (const source of sources) {
-    const containers = new ContainerLogs();
-    for await (const lines of linesOf(source)) {
-      for (const line of lines) {
-        const joined = line === TOO_LONG ? undefined : containers.take(line);
-        for (const whole of joined ?? [line]) {
-          if (whole === TOO_LONG) reading.skipped.tooLong++;
-          else read(whole, reading);
-        }
-      }
-    }
-    reading.skipped.notJson += containers.unfinished();
-  }
+  for (const source of sources) await readSource(source, reading);
   return reading.skipped;
 }
 
@@ -56,6 +46,36 @@ interface Reading {
   options: ScanOptions;
   skipped: Skipped;
   seen: SeenLines;
+}
+
+async function readSource(source: string, reading: Reading): Promise<void> {
+  const { skipped } = reading;
+  const documents = new JsonDocuments();
+  const containers = new ContainerLogs();
+  for await (const lines of linesOf(source)) {
+    for (const line of lines) {
+      const { pass, notJson, document } = documents.take(line);
+      skipped.notJson += notJson;
+      if (document !== undefined) readDocument(document, reading);
+      if (!pass) continue;
+      const joined = line === TOO_LONG ? undefined : containers.take(line);
+      for (const whole of joined ?? [line]) {
+        if (whole === TOO_LONG) skipped.tooLong++;
+        else read(whole, reading);
+      }
+    }
+  }
+  skipped.notJson += documents.unfinished() + containers.unfinished();
+}
+
+function readDocument(document: { text: string; lines: number } | typeof TOO_LONG, reading: Reading): void {
+  if (document === TOO_LONG) {
+    reading.skipped.tooLong++;
+    return;
+  }
+  const logLines = unwrapDocument(document.text);
+  if (logLines === undefined) reading.skipped.notJson += document.lines;
+  for (const logLine of logLines ?? []) readLogLine(logLine, reading);
 }
 
 function read(line: string, reading: Reading): void {

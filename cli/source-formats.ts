@@ -7,6 +7,9 @@
 //   <container> {…}                                podman-compose logs / podman logs -n with several containers
 //   {"labels":{…},"line":"{…}","timestamp":"…"}    Loki's logcli query --output=jsonl
 //   {"status":"success","data":{"result":[…]}}     Loki's query_range API, one response per line (as Loki sends it)
+//   {                                              any of these JSON forms printed over many lines (`curl … | jq`),
+//     "status": "success", …                       gathered by cli/json-documents.ts (unwrapDocument)
+//   }
 //
 // Anything else is not a log line and is counted as skipped; a Loki answer with no lines is none.
 
@@ -40,7 +43,7 @@ const LOKI_REPLICA_LABELS = ['replica', 'pod', 'container', 'instance', 'host', 
 /** The log lines a line of input holds; undefined when it is none of the formats above. */
 export function unwrap(line: string): Wrapped[] | undefined {
   if (!line.endsWith('}')) return undefined;
-  if (line.startsWith('{')) return LOKI_START.test(line) ? fromLoki(line) : [{ text: line }];
+  if (line.startsWith('{')) return LOKI_START.test(line) ? fromLoki(parseObject(line)) : [{ text: line }];
   const brace = line.indexOf('{');
   if (brace === -1) return undefined;
   const replica = replicaOfPrefix(line.slice(0, brace).replace(SGR, '').trim());
@@ -60,8 +63,18 @@ function withoutTimestamp(prefix: string): string {
 
 type Json = Record<string, unknown>;
 
-function fromLoki(line: string): Wrapped[] | undefined {
-  const envelope = parseObject(line);
+/**
+ * A JSON document printed over several lines: a Loki answer, or a line of the server's as `jq .`
+ * prints it, given back compact (so its text may differ from the line as the server wrote it).
+ */
+export function unwrapDocument(text: string): Wrapped[] | undefined {
+  const value = parseObject(text);
+  if (value === undefined) return undefined;
+  const loki = (typeof value.line === 'string' && 'labels' in value) || (typeof value.status === 'string' && 'data' in value);
+  return loki ? fromLoki(value) : [{ text: JSON.stringify(value) }];
+}
+
+function fromLoki(envelope: Json | undefined): Wrapped[] | undefined {
   if (envelope === undefined) return undefined;
   if (typeof envelope.line === 'string') return wrappedLine(envelope.line, envelope.labels);
   const result = (envelope.data as Json | undefined)?.result;
