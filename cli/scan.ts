@@ -6,11 +6,11 @@ import { readLines, STDIN } from './read-lines.ts';
 import { SeenLines } from './seen-lines.ts';
 import { unwrap, unwrapDocument, type Wrapped } from './source-formats.ts';
 
-// Every source, line by line, in order (a container runtime's parts joined into the line they
-// were, cli/container-logs.ts; a JSON document printed over many lines gathered into one,
-// cli/json-documents.ts): failure lines go to `visit`, once each however many
-// sources hold them (cli/seen-lines.ts), the rest is counted or passed over. Nothing but the
-// caller's aggregates, and a key per record line, is kept.
+// Every source, line by line, in order: a container runtime's parts joined into the line they
+// were (cli/container-logs.ts), a JSON document printed over many lines gathered into one
+// (cli/json-documents.ts). Failure lines go to `visit`, once each however many sources hold
+// them (cli/seen-lines.ts); the rest is counted or passed over. Nothing but the caller's
+// aggregates, and a key per record line, is kept.
 
 export class InputError extends Error {}
 
