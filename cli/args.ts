@@ -22,7 +22,8 @@ export const USAGE = `Usage:
 
 Reads pino JSON lines from the files (plain or gzip) or from stdin (no files, or -), bare or as
 kubectl logs --prefix, docker compose logs, podman-compose logs and Loki (logcli --output=jsonl,
-the query_range API's JSON) write them; each occurrence is attributed to its replica.
+the query_range API's JSON, on one line or through jq) write them, or as a node keeps them (CRI,
+Docker json-file); a line two sources hold counts once; each occurrence is attributed to its replica.
 
 Options:
   --since <n><s|m|h|d>   top only: failures in the last 30s, 15m, 1h, 2d…

@@ -4,13 +4,13 @@
 // Node built-ins and its sibling files only (cli/vite.config.ts bundles it to dist/cli/digest.js).
 
 import { USAGE, UsageError, parseCommand, type Command } from './args.ts';
-import { skippedNote } from './format.ts';
+import { skippedNotes } from './format.ts';
 import { ambiguityWarning, lookupJson, lookupText, reportedOnlyText } from './format-lookup.ts';
 import { topJson, topText } from './format-top.ts';
 import { lookup } from './lookup.ts';
 import { STDIN } from './read-lines.ts';
 import { safeJson } from './safe-text.ts';
-import { InputError } from './scan.ts';
+import { InputError, type Skipped } from './scan.ts';
 import { top } from './top.ts';
 
 /** 0 found, 1 nothing matched, 2 bad usage or unreadable input; 70 is a bug (sysexits EX_SOFTWARE). */
@@ -64,9 +64,8 @@ async function runTop(command: Extract<Command, { name: 'top' }>, sources: strin
   return EXIT.found;
 }
 
-function reportSkipped(skipped: number): void {
-  const note = skippedNote(skipped);
-  if (note !== undefined) warn(note);
+function reportSkipped(skipped: Skipped): void {
+  for (const note of skippedNotes(skipped)) warn(note);
 }
 
 function describe(sources: readonly string[]): string {

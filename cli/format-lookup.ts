@@ -1,4 +1,4 @@
-import { SIDE_LABEL, counts, iso, isoOrNull, plural } from './format.ts';
+import { SIDE_LABEL, counts, iso, isoOrNull, plural, skippedJson } from './format.ts';
 import { formatError } from './format-error.ts';
 import type { LookupResult } from './lookup.ts';
 import { safe } from './safe-text.ts';
@@ -115,6 +115,7 @@ function exampleLines(summary: DigestSummary): string[] {
  * `--json`: a contract for scripts. Fields may be added, never renamed or removed.
  *
  *   { "query": string, "skippedLines": number,
+ *     "skipped": { "notJson": number, "tooLong": number },   skippedLines by cause
  *     "matches": [{                               most frequent first; [] when none
  *       "digest": string, "count": number,
  *       "firstSeen": string | null, "lastSeen": string | null,       ISO 8601
@@ -137,7 +138,7 @@ function exampleLines(summary: DigestSummary): string[] {
 export function lookupJson(result: LookupResult): object {
   return {
     query: result.query,
-    skippedLines: result.skipped,
+    ...skippedJson(result.skipped),
     matches: result.matches.map(summaryJson),
     reportedOnly: result.reportedOnly.map((summary) => ({ digest: summary.digest, browserReports: browserReportsJson(summary) })),
   };

@@ -1,6 +1,7 @@
-import { counts, duration, isoOrNull, isoSeconds, plural, widest } from './format.ts';
+import { counts, duration, isoOrNull, isoSeconds, plural, skippedJson, widest } from './format.ts';
 import { safe } from './safe-text.ts';
 import { sparkline } from './sparkline.ts';
+import type { NewestRelease } from './releases.ts';
 import { SPARK_BINS, type TopResult, type TopRow } from './top.ts';
 
 // `digest top`'s output: a table for a person, JSON for a script.
@@ -48,9 +49,15 @@ export function topText(result: TopResult): string {
   const span = window === undefined ? '' : `, ${isoSeconds(window.from)} → ${isoSeconds(window.to)}, one bar = ${duration(window.binMs)}`;
   const title = `Top ${rows.length}${by === undefined ? '' : ` by ${by}`} of ${plural(result.totalDigests, 'digest')} (${plural(result.totalOccurrences, 'occurrence')})${span}`;
   const { newestRelease } = result;
-  const newest =
-    newestRelease === undefined ? [] : [`Newest release ${safe(newestRelease.release)}, first line ${isoSeconds(newestRelease.firstLine)}`];
+  const newest = newestRelease === undefined ? [] : [newestText(newestRelease)];
   return [title, ...newest, header, ...rows.map(line)].join('\n') + '\n';
+}
+
+/** After a rollback the release is not new: it says since when it runs again, and after which. */
+function newestText({ release, firstLine, since, previous }: NewestRelease): string {
+  return since === firstLine
+    ? `Newest release ${safe(release)}, first line ${isoSeconds(firstLine)}`
+    : `Newest release ${safe(release)} again since ${isoSeconds(since)}, after ${safe(previous)}`;
 }
 
 /**
@@ -58,8 +65,11 @@ export function topText(result: TopResult): string {
  *
  *   { "window": { "from": string, "to": string, "bins": number, "binMs": number } | null,
  *     "totalDigests": number, "totalOccurrences": number, "skippedLines": number,
+ *     "skipped": { "notJson": number, "tooLong": number },   skippedLines by cause
  *     "by": "replica" | "release" | null,
- *     "newestRelease": { "release": string, "firstLine": string } | null,   with 2+ releases read
+ *     "newestRelease": { "release": string, "firstLine": string,            with 2+ releases read
+ *                        "since": string, "previous": string } | null,   since: its first line, or its
+ *                                                                        start again after a rollback
  *     "digests": [{                                most frequent first, at most --limit (per group)
  *       "group": string | null,                    with --by: the replica or release ("unknown")
  *       "newIn": string | null,                    the newest release, if first seen in it
@@ -78,10 +88,15 @@ export function topJson(result: TopResult): object {
     window: window === undefined ? null : { from: isoOrNull(window.from), to: isoOrNull(window.to), bins: SPARK_BINS, binMs: window.binMs },
     totalDigests: result.totalDigests,
     totalOccurrences: result.totalOccurrences,
-    skippedLines: result.skipped,
+    ...skippedJson(result.skipped),
     by: result.by ?? null,
     newestRelease: result.newestRelease
-      ? { release: result.newestRelease.release, firstLine: isoOrNull(result.newestRelease.firstLine) }
+      ? {
+          release: result.newestRelease.release,
+          firstLine: isoOrNull(result.newestRelease.firstLine),
+          since: isoOrNull(result.newestRelease.since),
+          previous: result.newestRelease.previous,
+        }
       : null,
     digests: result.rows.map((row) => ({
       group: row.group ?? null,

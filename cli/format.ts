@@ -1,4 +1,6 @@
+import { MAX_LINE_BYTES } from './line-splitter.ts';
 import type { Side } from './parse.ts';
+import { totalSkipped, type Skipped } from './scan.ts';
 import { safe } from './safe-text.ts';
 import type { Count } from './tally.ts';
 
@@ -19,14 +21,30 @@ export function isoOrNull(time: number | undefined): string | null {
   return time === undefined ? null : new Date(time).toISOString();
 }
 
+const MIB = 1024 * 1024;
+
 /**
- * Why lines were skipped, for stderr: most often the server's pretty dev output (pino-pretty,
- * development's default LOG_FORMAT), which this tool cannot read; a line cut short by a crash or
- * a rotation is the other cause.
+ * Why lines were skipped, for stderr, one note per cause. Not JSON: most often the server's pretty
+ * dev output (pino-pretty, development's default LOG_FORMAT), which this tool cannot read; a line
+ * cut short by a crash or a rotation is the other cause. Too long: no log line is; a binary file,
+ * or a Loki answer asked for too many lines at once.
  */
-export function skippedNote(skipped: number): string | undefined {
-  if (skipped === 0) return undefined;
-  return `skipped ${plural(skipped, 'non-JSON line')}: pretty-printed dev logs? run the server with LOG_FORMAT=json (a line cut short by a crash or a log rotation is not JSON either)`;
+export function skippedNotes(skipped: Skipped): string[] {
+  const notes: string[] = [];
+  if (skipped.notJson > 0)
+    notes.push(
+      `skipped ${plural(skipped.notJson, 'non-JSON line')}: pretty-printed dev logs? run the server with LOG_FORMAT=json (a line cut short by a crash or a log rotation is not JSON either)`,
+    );
+  if (skipped.tooLong > 0)
+    notes.push(
+      `skipped ${plural(skipped.tooLong, 'line')} longer than ${MAX_LINE_BYTES / MIB} MiB, unread: not a log line (a binary file? a Loki answer of too many lines: ask for fewer with limit=)`,
+    );
+  return notes;
+}
+
+/** `--json`'s skipped lines: the total, as before causes were told apart, and by cause. */
+export function skippedJson(skipped: Skipped): { skippedLines: number; skipped: Skipped } {
+  return { skippedLines: totalSkipped(skipped), skipped };
 }
 
 export function plural(count: number, word: string): string {

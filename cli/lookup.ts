@@ -1,5 +1,5 @@
 import type { Occurrence } from './parse.ts';
-import { scan } from './scan.ts';
+import { scan, type Skipped } from './scan.ts';
 import { DigestSummary } from './summary.ts';
 
 // `digest <DIGEST>`: every failure line whose digest starts with what the user typed, grouped
@@ -14,7 +14,7 @@ export interface LookupResult {
   matches: DigestSummary[];
   /** Digests only browser reports name, most reported first: never counted as found. */
   reportedOnly: DigestSummary[];
-  skipped: number;
+  skipped: Skipped;
 }
 
 export async function lookup(query: string, sources: readonly string[]): Promise<LookupResult> {

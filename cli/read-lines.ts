@@ -1,20 +1,22 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { Readable, pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { LineSplitter, type Line } from './line-splitter.ts';
 
 // One source (a file path, or '-' for stdin) as lines, streamed: a multi-GB log is never held
-// in memory. Gzip is recognised by its magic bytes (RFC 1952 §2.3.1), not by the file name,
-// so a rotated `app.log.1` that is compressed, or gzip piped into stdin, reads the same.
+// in memory, nor is one line past its bound (cli/line-splitter.ts). Gzip is recognised by its
+// magic bytes (RFC 1952 §2.3.1), not by the file name, so a rotated `app.log.1` that is
+// compressed, or gzip piped into stdin, reads the same.
 
 export const STDIN = '-';
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
 
-export async function* readLines(source: string): AsyncGenerator<string> {
+/** The lines a chunk of input ends, a batch at a time: one await per chunk, not per line. */
+export async function* readLines(source: string): AsyncGenerator<Line[]> {
   const raw = source === STDIN ? process.stdin : createReadStream(source);
-  const input = await decompressed(raw);
-  // crlfDelay: a \r\n split across chunks is still one line break.
-  yield* createInterface({ input, crlfDelay: Infinity });
+  const splitter = new LineSplitter();
+  for await (const chunk of await decompressed(raw)) yield splitter.push(chunk as Buffer);
+  yield splitter.end();
 }
 
 async function decompressed(raw: Readable): Promise<Readable> {
@@ -22,7 +24,7 @@ async function decompressed(raw: Readable): Promise<Readable> {
   const head = await readHead(chunks);
   const whole = Readable.from(prepend(head, chunks), { objectMode: false });
   if (!head.subarray(0, GZIP_MAGIC.length).equals(GZIP_MAGIC)) return whole;
-  // pipeline carries a read error or corrupt gzip into the returned stream, and so into readline.
+  // pipeline carries a read error or corrupt gzip into the returned stream, and so to the reader.
   return pipeline(whole, createGunzip(), () => {});
 }
 

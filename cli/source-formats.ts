@@ -7,6 +7,9 @@
 //   <container> {…}                                podman-compose logs / podman logs -n with several containers
 //   {"labels":{…},"line":"{…}","timestamp":"…"}    Loki's logcli query --output=jsonl
 //   {"status":"success","data":{"result":[…]}}     Loki's query_range API, one response per line (as Loki sends it)
+//   {                                              any of these JSON forms printed over many lines (`curl … | jq`),
+//     "status": "success", …                       gathered by cli/json-documents.ts (unwrapDocument)
+//   }
 //
 // Anything else is not a log line and is counted as skipped; a Loki answer with no lines is none.
 
@@ -26,8 +29,12 @@ const KUBECTL = /^\[pod\/([^/\]\s]+)\/[^\]\s]+\]$/;
 const COMPOSE = /^([\w.-]+)\s*\|$/;
 /** podman logs with several containers: the container's name or its short id. */
 const PODMAN = /^([\w.-]+)$/;
-/** A time a tool adds after its prefix (kubectl --timestamps, podman -t, compose -t): RFC 3339. */
-const TIMESTAMP = /\s+\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/;
+/**
+ * A time a tool adds after its prefix (kubectl --timestamps, podman -t, compose -t): RFC 3339,
+ * the prefix's last word. Tested on that word alone: the pattern once started with an
+ * unanchored `\s+`, which retried every start inside a run of blanks (60,000 blanks: 10–26 s).
+ */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/;
 /** How a Loki envelope starts; the server's own lines start with `{"level":`. */
 const LOKI_START = /^\{"(labels|line|timestamp|status|data)":/;
 /** Loki labels that name the process, most specific first. */
@@ -36,7 +43,7 @@ const LOKI_REPLICA_LABELS = ['replica', 'pod', 'container', 'instance', 'host', 
 /** The log lines a line of input holds; undefined when it is none of the formats above. */
 export function unwrap(line: string): Wrapped[] | undefined {
   if (!line.endsWith('}')) return undefined;
-  if (line.startsWith('{')) return LOKI_START.test(line) ? fromLoki(line) : [{ text: line }];
+  if (line.startsWith('{')) return LOKI_START.test(line) ? fromLoki(parseObject(line)) : [{ text: line }];
   const brace = line.indexOf('{');
   if (brace === -1) return undefined;
   const replica = replicaOfPrefix(line.slice(0, brace).replace(SGR, '').trim());
@@ -44,14 +51,30 @@ export function unwrap(line: string): Wrapped[] | undefined {
 }
 
 function replicaOfPrefix(prefix: string): string | undefined {
-  const bare = prefix.replace(TIMESTAMP, '');
+  const bare = withoutTimestamp(prefix);
   return (KUBECTL.exec(bare) ?? COMPOSE.exec(bare) ?? PODMAN.exec(bare))?.[1];
+}
+
+/** The prefix without a trailing time; found with lastIndexOf, one pass whatever the blanks. */
+function withoutTimestamp(prefix: string): string {
+  const blank = Math.max(prefix.lastIndexOf(' '), prefix.lastIndexOf('\t'));
+  return blank !== -1 && TIMESTAMP.test(prefix.slice(blank + 1)) ? prefix.slice(0, blank).trimEnd() : prefix;
 }
 
 type Json = Record<string, unknown>;
 
-function fromLoki(line: string): Wrapped[] | undefined {
-  const envelope = parseObject(line);
+/**
+ * A JSON document printed over several lines: a Loki answer, or a line of the server's as `jq .`
+ * prints it, given back compact (so its text may differ from the line as the server wrote it).
+ */
+export function unwrapDocument(text: string): Wrapped[] | undefined {
+  const value = parseObject(text);
+  if (value === undefined) return undefined;
+  const loki = (typeof value.line === 'string' && 'labels' in value) || (typeof value.status === 'string' && 'data' in value);
+  return loki ? fromLoki(value) : [{ text: JSON.stringify(value) }];
+}
+
+function fromLoki(envelope: Json | undefined): Wrapped[] | undefined {
   if (envelope === undefined) return undefined;
   if (typeof envelope.line === 'string') return wrappedLine(envelope.line, envelope.labels);
   const result = (envelope.data as Json | undefined)?.result;

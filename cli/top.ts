@@ -1,7 +1,7 @@
 import { BASE_BUCKET_MS, Histogram } from './histogram.ts';
 import type { Occurrence } from './parse.ts';
 import { Releases, type NewestRelease } from './releases.ts';
-import { scan } from './scan.ts';
+import { scan, type Skipped } from './scan.ts';
 import { Tally, type Count } from './tally.ts';
 
 // `digest top`: every digest counted, the most frequent shown, each with its activity over
@@ -43,7 +43,7 @@ export interface TopRow {
   routes: Count[];
   /** SPARK_BINS counts over the window; empty when no occurrence had a time. */
   histogram: number[];
-  /** The newest release, when this digest's first occurrence in the logs read was in it. */
+  /** The newest release, when this digest's first occurrence in the logs read was in it, since it began (cli/releases.ts). */
   newIn?: string;
 }
 
@@ -52,9 +52,9 @@ export interface TopResult {
   totalDigests: number;
   totalOccurrences: number;
   window: Window | undefined;
-  skipped: number;
+  skipped: Skipped;
   by?: GroupBy;
-  /** The release whose first line is latest, with two or more releases in the logs. */
+  /** The release that started last (after a rollback, the one rolled back to), with two or more releases in the logs. */
   newestRelease?: NewestRelease;
 }
 
@@ -109,8 +109,12 @@ export async function top(options: TopOptions, sources: readonly string[]): Prom
   const shown = limited([...entries.values()], options.limit);
   const window = windowOf(shown, since === undefined ? undefined : { from: since, to: options.now });
   const newestRelease = releases.newest();
-  const newIn = (digest: string) =>
-    newestRelease && firstSeen.get(digest)?.release === newestRelease.release ? newestRelease.release : undefined;
+  const newIn = (digest: string) => {
+    const first = firstSeen.get(digest);
+    // After a rollback, a digest of the release's earlier run is not new in it.
+    const fresh = newestRelease && first?.release === newestRelease.release && first.time >= newestRelease.since;
+    return fresh ? newestRelease.release : undefined;
+  };
   const rows = shown.map((entry) => toRow(entry, window, newIn(entry.digest)));
   const totalDigests = new Set([...entries.values()].map((entry) => entry.digest)).size;
   return { rows, totalDigests, totalOccurrences, window, skipped, by: options.by, newestRelease };

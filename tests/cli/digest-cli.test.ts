@@ -138,9 +138,11 @@ describe('reading the logs', () => {
   it('reads gzip by its bytes, whatever the file is called, alongside plain files', () => {
     const gz = writeLog(dir, 'app.log.gz', gzipSync(logText));
     const rotated = writeLog(dir, 'app.log.1', gzipSync(logText));
+    for (const file of [gz, rotated]) expect(runDigest([page.digest, file]).stdout).toContain(`Digest ${page.digest} — 3 occurrences`);
+    // The same lines in three files are one set of occurrences (cli/seen-lines.ts).
     const run = runDigest([page.digest, gz, rotated, log]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain(`Digest ${page.digest} — 9 occurrences`);
+    expect(run.stdout).toContain(`Digest ${page.digest} — 3 occurrences`);
   });
 
   it('reads stdin when no file is given, or for -', () => {

@@ -17,14 +17,30 @@ export interface DigestRun {
   stderr: string;
 }
 
+export interface DigestOptions {
+  input?: string | Buffer;
+  entry?: string;
+  cwd?: string;
+  /**
+   * Kill the tool after this long (its status is then null). spawnSync blocks the test's event
+   * loop, so vitest's own timeout cannot end a run that would never finish: pass the test's.
+   */
+  killAfterMs?: number;
+}
+
 /**
  * The tool as an operator runs it: the build (`npm run build`, done by the tests' global setup;
  * it starts in a tenth of the time tsx takes), another copy of it given as `entry`, or its
  * source through tsx (`npm run digest`) with `entry: 'source'`.
  */
-export function runDigest(args: string[], options: { input?: string | Buffer; entry?: string; cwd?: string } = {}): DigestRun {
+export function runDigest(args: string[], options: DigestOptions = {}): DigestRun {
   const entry = options.entry === 'source' ? ['--import', 'tsx', DIGEST_SOURCE] : [options.entry ?? DIGEST_BIN];
-  const run = spawnSync(process.execPath, [...entry, ...args], { cwd: options.cwd ?? ROOT, input: options.input ?? '', encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [...entry, ...args], {
+    cwd: options.cwd ?? ROOT,
+    input: options.input ?? '',
+    encoding: 'utf8',
+    timeout: options.killAfterMs,
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
