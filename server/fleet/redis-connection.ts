@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 
 // The process's one connection to the Redis every replica shares (REDIS_URL): stored pages
 // (server/pages/redis-store.ts), rate-limit windows (redis-windows.ts) and spent report proofs
-// (redis-spent-proofs.ts) all go through it, and only the page cache's invalidations need a
-// second one (a subscribed connection can send nothing else). The client is node-redis
-// (`redis`), the one Redis itself maintains.
+// (redis-spent-proofs.ts) all go through it, and only the page cache's invalidations use a
+// second one, subscribed (kept apart so the calls' socket carries only their replies). The client
+// is node-redis (`redis`), the one Redis itself maintains.
 //
 // Redis is shared state, never a dependency: every call is bounded by REDIS_TIMEOUT_MS, and a
 // call that fails or times out answers its fallback (a page renders as without a cache, a limit
@@ -30,7 +30,6 @@ export interface RedisConnectionOptions {
   onOutage?: () => void;
 }
 
-export type RedisClient = ReturnType<typeof createClient>;
 
 export interface RedisConnection {
   readonly client: RedisClient;
@@ -42,20 +41,35 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-export function createRedisConnection({ url, timeoutMs, logger, onOutage }: RedisConnectionOptions): RedisConnection {
-  const options = {
+/** Connecting takes round trips a call does not (TCP, TLS for rediss://, the HELLO handshake): at least a second, whatever REDIS_TIMEOUT_MS. */
+const connectTimeoutMs = (timeoutMs: number) => Math.max(timeoutMs, 1_000);
+
+/** The client, with the options every call relies on. */
+function newClient(url: string, timeoutMs: number) {
+  return createClient({
     url,
     // What CLIENT LIST shows an operator: the host's connections among others on a shared Redis.
     name: CONNECTION_NAME,
     // A command while disconnected fails at once rather than waiting in a queue.
     disableOfflineQueue: true,
     commandOptions: { timeout: timeoutMs },
+    // node-redis 6 speaks RESP3 (Redis 6+; the host's PEXPIRE NX/GT already need 7.0), which turns
+    // Redis Enterprise's maintenance notices on by default: a DNS lookup and a command open-source
+    // Redis refuses on every (re)connection, and relaxed timeouts during maintenance. The host
+    // bounds every call itself (REDIS_TIMEOUT_MS) and follows no endpoint moves: off.
+    maintNotifications: 'disabled',
     socket: {
-      connectTimeout: Math.max(timeoutMs, 1_000),
+      connectTimeout: connectTimeoutMs(timeoutMs),
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS),
     },
-  };
-  const client = createClient(options);
+  });
+}
+
+/** node-redis's type of it names the protocol its options chose (RESP3, node-redis 6's default). */
+export type RedisClient = ReturnType<typeof newClient>;
+
+export function createRedisConnection({ url, timeoutMs, logger, onOutage }: RedisConnectionOptions): RedisConnection {
+  const client = newClient(url, timeoutMs);
   /** Made and connected on the first subscribe(). */
   let subscriber: { connection: RedisClient; connected: Promise<RedisClient> } | undefined;
   /** Counts calls: a call answered after the outage began says nothing of recovery if it was sent before. */
@@ -86,7 +100,7 @@ export function createRedisConnection({ url, timeoutMs, logger, onOutage }: Redi
 
   // Connected in the background: the host serves (without the store) while Redis is not there yet.
   // A Redis away at start-up keeps connect() pending while it retries: past the connect timeout, calls that fail are an outage.
-  setTimeout(() => (connecting = false), options.socket.connectTimeout).unref();
+  setTimeout(() => (connecting = false), connectTimeoutMs(timeoutMs)).unref();
   client.connect().then(
     () => (connecting = false),
     (error: unknown) => {
@@ -99,7 +113,7 @@ export function createRedisConnection({ url, timeoutMs, logger, onOutage }: Redi
     client,
     async bounded(work, fallback) {
       // Offline, a MULTI waits for the next reconnection attempt whatever disableOfflineQueue says
-      // (node-redis 5): fail at once instead of holding the request until the timeout.
+      // (node-redis 5 and 6): fail at once instead of holding the request until the timeout.
       if (!client.isReady) {
         failed(new Error('no connection to Redis: reconnecting'));
         return fallback;
