@@ -14,6 +14,10 @@ export interface RunningRedis {
   url: string;
   /** SIGKILL, as a crash or a lost node: no goodbye to the clients. */
   kill(): Promise<void>;
+  /** SIGSTOP: its connections stay open and nothing answers, as a Redis stalled or a host frozen. */
+  pause(): void;
+  /** SIGCONT: it answers again, what was sent meanwhile first. */
+  resume(): void;
 }
 
 function answers(port: number): Promise<boolean> {
@@ -45,6 +49,8 @@ export async function startRedis(port?: number): Promise<RunningRedis> {
   }
   return {
     url: `redis://${HOST}:${port}`,
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
     async kill() {
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
