@@ -9,6 +9,7 @@ import {
   hostnameOf,
   integer,
   listenAddress,
+  listenHost,
   oneOf,
   origin,
   origins,
@@ -209,7 +210,7 @@ export function loadConfig(env: Env): Config {
   const publicOrigin = origin(env, 'PUBLIC_ORIGIN');
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65_535),
-    host: env.HOST || '0.0.0.0',
+    host: listenHost(env, nodeEnv === 'development'),
     nodeEnv,
     isProduction,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
