@@ -42,7 +42,7 @@ export interface RedisConnection {
 }
 
 /** Connecting takes round trips a call does not (TCP, TLS for rediss://, the HELLO handshake): at least a second, whatever REDIS_TIMEOUT_MS. */
-const connectTimeoutMs = (timeoutMs: number) => Math.max(timeoutMs, 1_000);
+const MIN_CONNECT_TIMEOUT_MS = 1_000;
 
 /** The client, with the options every call relies on. */
 function newClient(url: string, timeoutMs: number) {
@@ -59,7 +59,7 @@ function newClient(url: string, timeoutMs: number) {
     // bounds every call itself (REDIS_TIMEOUT_MS) and follows no endpoint moves: off.
     maintNotifications: 'disabled',
     socket: {
-      connectTimeout: connectTimeoutMs(timeoutMs),
+      connectTimeout: Math.max(timeoutMs, MIN_CONNECT_TIMEOUT_MS),
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS),
     },
   });
