@@ -11,7 +11,7 @@
 # package.json's optionalDependencies, which bring that Node to machines whose own is older: the
 # image, the tests and local development all run one Node. Override with
 # --build-arg NODE_IMAGE=<tag or digest> to pin it harder; keep the three in step.
-ARG NODE_IMAGE=node:26.10.0-bookworm-slim
+ARG NODE_IMAGE=node:26.12.1-bookworm-slim
 
 # --- deps: every dependency, dev ones included, because the build needs vite. Only the
 # manifests are copied, so this layer is reused until package*.json changes.

@@ -47,7 +47,7 @@ function prerenderedPages(config: Config, release: { client: string; server: str
 /** `fixStack`: production's source mapper (dist's .map files); dev maps stacks through Vite instead. */
 async function createFrontend(config: Config, logger: Logger, fixStack: (error: unknown) => void): Promise<Frontend> {
   const root = projectRoot();
-  if (!config.isProduction) return createDevFrontend(root, config.hmrPort);
+  if (!config.isProduction) return createDevFrontend(root, config.host, config.hmrPort);
   const renderer = await import('../client/entry-server.tsx');
   const clientDir = join(root, 'dist/client');
   if (config.sharedAssetsDir !== undefined) {

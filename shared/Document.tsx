@@ -17,11 +17,17 @@ interface DocumentProps {
   trace?: TraceMeta;
   /** Error pages are never indexed; pages set theirs from the route table. */
   robots?: string;
+  /**
+   * The host's own pages (the error pages) declare theirs. An app's document has none from the
+   * host: the app's stylesheet says which schemes it is drawn for (the demo's client/styles.css),
+   * or a light-only app would get dark form controls and canvas under a dark OS theme.
+   */
+  colorScheme?: string;
   children: ReactNode;
 }
 
 /** The <html> shell. Rendered by the server and hydrated as `document` by the browser. */
-export function Document({ title, assets, styleText, inlineCss, nonce, trace, robots, children }: DocumentProps) {
+export function Document({ title, assets, styleText, inlineCss, nonce, trace, robots, colorScheme, children }: DocumentProps) {
   // React hoists these into <head> as <link rel="modulepreload"> (React 19 resource APIs), at
   // low priority: the first paint needs none of them (the styles are in the page), so on a slow
   // link the document's own bytes come first.
@@ -31,7 +37,7 @@ export function Document({ title, assets, styleText, inlineCss, nonce, trace, ro
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
+        {colorScheme !== undefined && <meta name="color-scheme" content={colorScheme} />}
         {title !== undefined && <title>{title}</title>}
         {robots !== undefined && <meta name="robots" content={robots} />}
         {trace && <meta name="sentry-trace" content={trace.sentryTrace} />}

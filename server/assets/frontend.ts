@@ -9,6 +9,7 @@ import { moduleGraphStyles } from './module-graph-styles.ts';
 import { serverChangeEvents } from './server-change-events.ts';
 import { servePrecompressed } from './precompressed-assets.ts';
 import { servePublicFiles } from './public-files.ts';
+import { closeHmr, listenForHmr } from './hmr-listener.ts';
 import { serveSharedAssets } from './shared-assets.ts';
 import { ASSETS_ROUTE } from '../observe/route-label.ts';
 
@@ -192,15 +193,20 @@ export function createProdFrontend(
  * module runner already maps stacks to the sources as errors are made (mapping them again with
  * ssrFixStacktrace pointed at wrong lines).
  */
-export async function createDevFrontend(root: string, hmrPort: number): Promise<Frontend> {
+export async function createDevFrontend(root: string, host: string, hmrPort: number): Promise<Frontend> {
   const { createServer } = await import('vite');
-  // HMR listens on a WebSocket port of its own (HMR_PORT): two dev servers need two.
+  // HMR listens on a WebSocket port of its own (HMR_PORT: two dev servers need two), at the
+  // app's own address (hmr-listener.ts). Vite attaches to that server and tells the browser the port.
   // Its plugins are vite.config.ts's, and one that tells the browser of server-only edits.
+  const hmr = await listenForHmr(host, hmrPort);
   const vite = await createServer({
     root,
-    server: { middlewareMode: true, hmr: { port: hmrPort } },
+    server: { middlewareMode: true, ws: { server: hmr, port: hmrPort } },
     appType: 'custom',
     plugins: [serverChangeEvents(root)],
+  }).catch(async (error: unknown) => {
+    await closeHmr(hmr);
+    throw error;
   });
   return {
     middleware: vite.middlewares as unknown as RequestHandler,
@@ -211,6 +217,6 @@ export async function createDevFrontend(root: string, hmrPort: number): Promise<
     preloadsFor: () => [],
     stylesFor: moduleGraphStyles(vite, root),
     loadRenderer: () => vite.ssrLoadModule(SERVER_ENTRY) as Promise<Renderer>,
-    close: () => vite.close(),
+    close: () => vite.close().finally(() => closeHmr(hmr)),
   };
 }

@@ -189,6 +189,19 @@ export function headerNames(env: Env, name: string): readonly string[] {
 }
 
 /**
+ * Where the server listens unless HOST says: in development loopback, as Vite's own dev server:
+ * it serves the source tree, and its HMR socket listens beside it (server/assets/hmr-listener.ts),
+ * for this machine's browser (HOST=0.0.0.0 opens both to the network). Elsewhere every interface:
+ * a container's port is reached through whichever one its runtime maps.
+ */
+const DEV_HOST = '127.0.0.1';
+const ANY_HOST = '0.0.0.0';
+
+export function listenHost(env: Env, isDevelopment: boolean): string {
+  return env.HOST || (isDevelopment ? DEV_HOST : ANY_HOST);
+}
+
+/**
  * An IP address to listen on. Metrics name routes, release and process internals: loopback by
  * default, so a scrape needs a sidecar or an explicit METRICS_HOST (0.0.0.0 for a pod's IP).
  * An address, not a host name, so what is exposed never depends on DNS at boot.

@@ -9,6 +9,7 @@ import {
   hostnameOf,
   integer,
   listenAddress,
+  listenHost,
   oneOf,
   origin,
   origins,
@@ -25,6 +26,7 @@ import { trustProxy, type TrustProxy } from './trust-proxy.ts';
 import { bodyLimits, type BodyLimits } from './body-limits.ts';
 import { logFormat, type LogFormat } from './log-format.ts';
 import { cacheConfig, type CacheConfig } from './cache-config.ts';
+import { cspSources, type CspSources } from './csp-sources.ts';
 
 export { ConfigError, isValidHostname } from './config-values.ts';
 export { TRUST_PROXY_ALLOWED, type TrustProxy } from './trust-proxy.ts';
@@ -140,6 +142,8 @@ export interface Config {
   readonly sessionSecrets: readonly string[] | undefined;
   /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
   readonly hstsMaxAge: number;
+  /** Origins the app adds to the Content-Security-Policy, per directive (server/config/csp-sources.ts). */
+  readonly csp: CspSources;
   readonly release: string;
   /** This process's name on every log line: REPLICA, else the pod's or host's name, bounded. */
   readonly replica: string;
@@ -206,7 +210,7 @@ export function loadConfig(env: Env): Config {
   const publicOrigin = origin(env, 'PUBLIC_ORIGIN');
   return Object.freeze({
     port: integer(env, 'PORT', 3000, 0, 65_535),
-    host: env.HOST || '0.0.0.0',
+    host: listenHost(env, nodeEnv === 'development'),
     nodeEnv,
     isProduction,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -229,6 +233,7 @@ export function loadConfig(env: Env): Config {
     compressResponses: env.COMPRESS_RESPONSES === undefined || env.COMPRESS_RESPONSES === '' ? true : flag(env, 'COMPRESS_RESPONSES'),
     compressMaxConcurrent: integer(env, 'COMPRESS_MAX_CONCURRENT', DEFAULT_COMPRESS_MAX_CONCURRENT, 1, 100_000),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 0, 0, 63_072_000),
+    csp: cspSources(env),
     release: release(env),
     replica: replica(env, osHostname()),
     failureHookTimeoutMs: integer(env, 'FAILURE_HOOK_TIMEOUT_MS', DEFAULT_FAILURE_HOOK_TIMEOUT_MS, 1, 60_000),

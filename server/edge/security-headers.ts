@@ -25,28 +25,37 @@ function nextNonce(): string {
 const NONCE_SLOT = '\u0000nonce\u0000';
 const nonce = `'nonce-${NONCE_SLOT}'`;
 
+/** The host's sources for a directive, then the app's (CSP_* variables), each once. */
+const withApp = (host: string[], app: readonly string[]) => [...new Set([...host, ...app])];
+
+/**
+ * The host's policy: its own origin, nonced scripts and styles (the Sentry tunnel and the
+ * navigation data are same-origin), plus the origins the app names (server/config/csp-sources.ts).
+ * frame-src and media-src fall back to default-src 'self' unless the app adds to them.
+ */
+function directives({ csp }: Config) {
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: withApp(["'self'", nonce], csp.scriptSrc),
+    styleSrc: withApp(["'self'", nonce], csp.styleSrc),
+    // The static fallback error page styles with attributes; attributes cannot run code.
+    styleSrcAttr: ["'unsafe-inline'"],
+    imgSrc: withApp(["'self'", 'data:'], csp.imgSrc),
+    connectSrc: withApp(["'self'"], csp.connectSrc),
+    fontSrc: withApp(["'self'"], csp.fontSrc),
+    ...(csp.frameSrc.length > 0 && { frameSrc: withApp(["'self'"], csp.frameSrc) }),
+    ...(csp.mediaSrc.length > 0 && { mediaSrc: withApp(["'self'"], csp.mediaSrc) }),
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  };
+}
+
 function helmetFor(config: Config) {
   return helmet({
     // Vite's dev client injects unnonced styles and talks to its HMR socket: CSP is for production.
-    contentSecurityPolicy: config.isProduction
-      ? {
-          useDefaults: false,
-          directives: {
-            defaultSrc: ["'self'"],
-            scriptSrc: ["'self'", nonce],
-            styleSrc: ["'self'", nonce],
-            // The static fallback error page styles with attributes; attributes cannot run code.
-            styleSrcAttr: ["'unsafe-inline'"],
-            imgSrc: ["'self'", 'data:'],
-            connectSrc: ["'self'"],
-            fontSrc: ["'self'"],
-            objectSrc: ["'none'"],
-            baseUri: ["'self'"],
-            formAction: ["'self'"],
-            frameAncestors: ["'none'"],
-          },
-        }
-      : false,
+    contentSecurityPolicy: config.isProduction ? { useDefaults: false, directives: directives(config) } : false,
     strictTransportSecurity: config.hstsMaxAge > 0 ? { maxAge: config.hstsMaxAge, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     xFrameOptions: { action: 'deny' },

@@ -1,16 +1,18 @@
-import { createClient } from 'redis';
+import { createClient, ErrorReply } from 'redis';
 import type { Logger } from 'pino';
+import { storeReachability } from './store-reachability.ts';
 
 // The process's one connection to the Redis every replica shares (REDIS_URL): stored pages
 // (server/pages/redis-store.ts), rate-limit windows (redis-windows.ts) and spent report proofs
-// (redis-spent-proofs.ts) all go through it, and only the page cache's invalidations need a
-// second one (a subscribed connection can send nothing else). The client is node-redis
-// (`redis`), the one Redis itself maintains.
+// (redis-spent-proofs.ts) all go through it, and only the page cache's invalidations use a
+// second one, subscribed (kept apart so the calls' socket carries only their replies). The client
+// is node-redis (`redis`), the one Redis itself maintains.
 //
 // Redis is shared state, never a dependency: every call is bounded by REDIS_TIMEOUT_MS, and a
 // call that fails or times out answers its fallback (a page renders as without a cache, a limit
-// or a proof is held by this replica's memory). The first failure of an outage is one warn
-// line, and every failure is counted (`onOutage`: app_cache_store_failures_total).
+// or a proof is held by this replica's memory). Every failure is counted (`onOutage`:
+// app_cache_store_failures_total); what is told as an outage, and its end, is
+// store-reachability.ts's rule.
 
 /** Every key the host writes starts so: a Redis shared with other software keeps them apart. */
 export const KEY_PREFIX = 'rsh:';
@@ -19,8 +21,7 @@ const RECONNECT_MAX_MS = 2_000;
 /** The connection's name in CLIENT LIST; the subscribed one (the page cache's invalidations) adds SUBSCRIBER_SUFFIX. */
 export const CONNECTION_NAME = 'react-ssr-host';
 export const SUBSCRIBER_SUFFIX = ':subscriber';
-export const OUTAGE_MESSAGE = 'shared store unreachable: pages render without the cache, limits and proofs hold per replica';
-export const RECOVERED_MESSAGE = 'shared store reachable again';
+export { OUTAGE_MESSAGE, RECOVERED_MESSAGE } from './store-reachability.ts';
 
 export interface RedisConnectionOptions {
   url: string;
@@ -30,11 +31,9 @@ export interface RedisConnectionOptions {
   onOutage?: () => void;
 }
 
-export type RedisClient = ReturnType<typeof createClient>;
-
 export interface RedisConnection {
   readonly client: RedisClient;
-  /** One call, bounded: its answer, or `fallback` after a failure or REDIS_TIMEOUT_MS (then counted, and told once per outage). */
+  /** One call, bounded: its answer, or `fallback` after a failure or REDIS_TIMEOUT_MS (then counted). */
   bounded<T, F>(work: (client: RedisClient) => Promise<T>, fallback: F): Promise<T | F>;
   /** Calls `listener` with each message on `channel`, over a second connection made on first use. */
   subscribe(channel: string, listener: (message: string) => void): void;
@@ -42,83 +41,89 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-export function createRedisConnection({ url, timeoutMs, logger, onOutage }: RedisConnectionOptions): RedisConnection {
-  const options = {
+/** Connecting takes round trips a call does not (TCP, TLS for rediss://, the HELLO handshake): at least a second, whatever REDIS_TIMEOUT_MS. */
+const MIN_CONNECT_TIMEOUT_MS = 1_000;
+
+/** The client, with the options every call relies on. */
+function newClient(url: string, timeoutMs: number) {
+  return createClient({
     url,
     // What CLIENT LIST shows an operator: the host's connections among others on a shared Redis.
     name: CONNECTION_NAME,
     // A command while disconnected fails at once rather than waiting in a queue.
     disableOfflineQueue: true,
     commandOptions: { timeout: timeoutMs },
+    // node-redis 6 speaks RESP3 (Redis 6+; the host's PEXPIRE NX/GT already need 7.0), which turns
+    // Redis Enterprise's maintenance notices on by default: a DNS lookup and a command open-source
+    // Redis refuses on every (re)connection, and relaxed timeouts during maintenance. The host
+    // bounds every call itself (REDIS_TIMEOUT_MS) and follows no endpoint moves: off.
+    maintNotifications: 'disabled',
     socket: {
-      connectTimeout: Math.max(timeoutMs, 1_000),
+      connectTimeout: Math.max(timeoutMs, MIN_CONNECT_TIMEOUT_MS),
       reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, RECONNECT_MAX_MS),
     },
-  };
-  const client = createClient(options);
+  });
+}
+
+/** node-redis's type of it names the protocol its options chose (RESP3, node-redis 6's default). */
+export type RedisClient = ReturnType<typeof newClient>;
+
+/** What a call's timer settles with: no reply within REDIS_TIMEOUT_MS. */
+const TIMED_OUT = Symbol('timed out');
+
+export function createRedisConnection({ url, timeoutMs, logger, onOutage }: RedisConnectionOptions): RedisConnection {
+  const client = newClient(url, timeoutMs);
+  const reachability = storeReachability(logger);
   /** Made and connected on the first subscribe(). */
   let subscriber: { connection: RedisClient; connected: Promise<RedisClient> } | undefined;
-  /** Counts calls: a call answered after the outage began says nothing of recovery if it was sent before. */
-  let calls = 0;
-  /** The first call sent after the outage began, or undefined while Redis answers. */
-  let downFrom: number | undefined;
+  let closed = false;
 
-  /** Until the first connection is made or refused: a call then finds no client yet, which is no outage to tell. */
-  let connecting = true;
-  const failed = (error: unknown) => {
-    onOutage?.();
-    if (downFrom !== undefined || connecting) return;
-    downFrom = calls + 1;
-    logger.warn({ error: { message: error instanceof Error ? error.message : String(error) } }, OUTAGE_MESSAGE);
-  };
-  /** The first call sent after the client last became ready (connected, or reconnected). */
-  let readyFrom = 0;
-  client.on('ready', () => (readyFrom = calls + 1));
-  const succeeded = (call: number) => {
-    // Recovered only once the client has reconnected since the outage began: an answer on the old
-    // connection (a transaction queued before it closed) says nothing of Redis now.
-    if (downFrom === undefined || call < downFrom || readyFrom < downFrom) return;
-    downFrom = undefined;
-    logger.info(RECOVERED_MESSAGE);
-  };
-  // node-redis emits 'error' on every failed reconnection; the calls report the outage once.
-  client.on('error', () => undefined);
-
-  // Connected in the background: the host serves (without the store) while Redis is not there yet.
-  // A Redis away at start-up keeps connect() pending while it retries: past the connect timeout, calls that fail are an outage.
-  setTimeout(() => (connecting = false), options.socket.connectTimeout).unref();
-  client.connect().then(
-    () => (connecting = false),
-    (error: unknown) => {
-      connecting = false;
-      failed(error);
-    },
-  );
+  // node-redis's events (@redis/client's lib/client/socket.js): 'error' for a dropped connection,
+  // then 'reconnecting' and an attempt at once; 'error' again for each attempt that fails,
+  // 'reconnecting' before the next; 'ready' once one succeeds. The first connect() is an attempt
+  // too. So an 'error' while attempting is a failed attempt, and one before is only the drop.
+  let attempting = true;
+  client.on('reconnecting', () => (attempting = true));
+  client.on('ready', () => {
+    attempting = false;
+    if (!closed) reachability.connected();
+  });
+  client.on('error', (error: unknown) => {
+    if (attempting && !closed) reachability.attemptFailed(error);
+  });
+  // Connected in the background: the host serves (without the store) while Redis is not there
+  // yet. connect() settles once connected, or rejects if closed first: nothing to tell then.
+  client.connect().catch(() => undefined);
 
   return {
     client,
     async bounded(work, fallback) {
       // Offline, a MULTI waits for the next reconnection attempt whatever disableOfflineQueue says
-      // (node-redis 5): fail at once instead of holding the request until the timeout.
+      // (node-redis 5 and 6): fail at once instead of holding the request until the timeout.
       if (!client.isReady) {
-        failed(new Error('no connection to Redis: reconnecting'));
+        onOutage?.();
         return fallback;
       }
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+        timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
       });
-      const call = ++calls;
       try {
         const value = await Promise.race([work(client), timeout]);
-        succeeded(call);
-        return value;
+        if (value !== TIMED_OUT) {
+          reachability.answered();
+          return value;
+        }
+        reachability.timedOut();
       } catch (error) {
-        failed(error);
-        return fallback;
+        // An error reply is Redis answering (a shared Redis refusing a write: OOM, a key of
+        // another type); anything else is the connection failing, which its events tell.
+        if (error instanceof ErrorReply) reachability.answered();
       } finally {
         clearTimeout(timer);
       }
+      onOutage?.();
+      return fallback;
     },
     subscribe(channel, listener) {
       subscriber ??= (() => {
@@ -134,9 +139,11 @@ export function createRedisConnection({ url, timeoutMs, logger, onOutage }: Redi
           // a message that is not one of ours: a shared Redis may carry anything on a channel
         }
       };
-      subscriber.connected.then((connection) => connection.subscribe(channel, deliver)).catch(failed);
+      // Its failures are counted; the main connection, to the same Redis, tells the outage.
+      subscriber.connected.then((connection) => connection.subscribe(channel, deliver)).catch(() => onOutage?.());
     },
     close() {
+      closed = true;
       client.destroy();
       subscriber?.connection.destroy();
       return Promise.resolve();

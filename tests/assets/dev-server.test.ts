@@ -1,10 +1,42 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OUTPUT_SHOWN, startDevServer, type DevServer } from '../support/dev-server.ts';
 import { DIAG } from '../support/test-app.ts';
 
 // `npm run dev` as a developer runs it: tsx, Vite in middleware mode, pretty logs.
+
+/** A local address answers or refuses at once; past this, call it refused. */
+const CONNECT_TIMEOUT_MS = 2_000;
+
+/** Whether something accepts TCP connections at `host`:`port`. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: CONNECT_TIMEOUT_MS });
+    const done = (accepted: boolean) => {
+      socket.destroy();
+      resolve(accepted);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}
+
+/**
+ * Addresses of this machine other than 127.0.0.1: 127.0.0.2, which Linux answers on loopback
+ * (so the check holds on a machine with no network), and each interface's own (link-local ones
+ * need a scope, and are left out).
+ */
+function otherAddresses(): string[] {
+  const own = Object.values(networkInterfaces())
+    .flat()
+    .filter((info) => info !== undefined && !info.internal && !info.address.startsWith('fe80:'))
+    .map((info) => info!.address);
+  return ['127.0.0.2', ...own];
+}
 
 // One `npm run dev` (npm, tsx watch, the server) serves every test here, and the last one stops
 // it: a dev server costs seconds of CPU to start, and the suite is CPU-bound.
@@ -70,6 +102,16 @@ describe('`npm run dev`', () => {
   it('serves the browser the HMR port it was given', async () => {
     const client = await (await fetch(`${url}/@vite/client`)).text();
     expect(client).toContain(`${hmrPort}`);
+  });
+
+  it('the HMR WebSocket listens where the app does (HOST, 127.0.0.1 here), not on this machine’s other addresses', async () => {
+    expect(await accepts('127.0.0.1', hmrPort)).toBe(true);
+    const hmr = await fetch(`http://127.0.0.1:${hmrPort}/`);
+    expect(hmr.status).toBe(426); // the HMR port itself, not something else on it
+    for (const address of otherAddresses()) {
+      expect(await accepts(address, Number(port)), `the app on ${address}`).toBe(false);
+      expect(await accepts(address, hmrPort), `HMR on ${address}`).toBe(false);
+    }
   });
 
   it('the client entry is no Fast Refresh boundary: an edit below it reloads the page, never hydrates it twice', async () => {

@@ -28,6 +28,14 @@ describe('addresses in the configuration', () => {
     },
   );
 
+  it('listens on loopback in development and on every interface elsewhere, unless HOST says', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'development', HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ NODE_ENV: 'production', HOST: '10.1.2.3' }).host).toBe('10.1.2.3');
+  });
+
   it.each(['127.0.0.1', '0.0.0.0', '10.1.2.3', '::1', '::', 'fd00::7'])('accepts METRICS_HOST=%s', (raw) => {
     expect(loadConfig({ METRICS_HOST: raw }).metricsHost).toBe(raw);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, TRUST_PROXY_ALLOWED } from '../../server/config/config.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
+import { CSP_EXAMPLE_ENV, CSP_EXAMPLE_SOURCES } from '../support/csp-examples.ts';
 
 describe('configuration', () => {
   it('has working defaults', () => {
@@ -78,10 +79,11 @@ describe('configuration', () => {
     REDIS_URL: 'redis://redis:6379',
     REDIS_TIMEOUT_MS: '25',
     REVALIDATE_TOKEN: 'revalidate-token-0123456789',
+    ...CSP_EXAMPLE_ENV,
   };
 
   it('names every variable server/config/config.ts and its readers read', () => {
-    const source = ['config.ts', 'config-values.ts', 'body-limits.ts', 'trust-proxy.ts', 'cache-config.ts']
+    const source = ['config.ts', 'config-values.ts', 'body-limits.ts', 'trust-proxy.ts', 'cache-config.ts', 'csp-sources.ts']
       .map((file) => `server/config/${file}`)
       .map((file) => readFileSync(join(ROOT, file), 'utf8'))
       .join('\n');
@@ -117,6 +119,7 @@ describe('configuration', () => {
       compressResponses: false,
       compressMaxConcurrent: 16,
       hstsMaxAge: 31536000,
+      csp: CSP_EXAMPLE_SOURCES,
       release: 'v1.2.3',
       replica: 'web-1',
       failureHookTimeoutMs: 2000,

@@ -7,6 +7,7 @@ import { serverErrorMessage } from '../../shared/messages.ts';
 import { startServer } from '../support/server.ts';
 import { createTestApp, DIAG } from '../support/test-app.ts';
 import { CRAWLER_UA } from '../../tools/harness/user-agents.ts';
+import { CSP_EXAMPLE_ENV, CSP_EXAMPLE_SOURCES } from '../support/csp-examples.ts';
 
 const BOT = { 'user-agent': CRAWLER_UA };
 
@@ -35,6 +36,29 @@ describe('security headers', () => {
     const res = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).expect(500);
     const nonce = /'nonce-([^']+)'/.exec(cspDirective(res.headers['content-security-policy'] as string, 'style-src') ?? '')?.[1];
     expect(res.text).toContain(`<style nonce="${nonce}">`);
+  });
+
+  it("adds the origins an app names (CSP_*) to their directives, and keeps the host's own sources and nonces", async () => {
+    const plain = (await request(createTestApp().app).get('/').set(BOT)).headers['content-security-policy'] as string;
+    const page = await request(createTestApp(CSP_EXAMPLE_ENV).app).get('/').set(BOT).expect(200);
+    const csp = page.headers['content-security-policy'] as string;
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
+    const app = CSP_EXAMPLE_SOURCES;
+    // The host's sources first, each once: the example's img-src repeats 'self'.
+    const directive = (name: string, ...sources: readonly string[]) => [name, ...new Set(sources)].join(' ');
+    expect(cspDirective(csp, 'script-src')).toBe(directive('script-src', "'self'", `'nonce-${nonce}'`, ...app.scriptSrc));
+    expect(cspDirective(csp, 'style-src')).toBe(directive('style-src', "'self'", `'nonce-${nonce}'`, ...app.styleSrc));
+    expect(cspDirective(csp, 'img-src')).toBe(directive('img-src', "'self'", 'data:', ...app.imgSrc));
+    expect(cspDirective(csp, 'connect-src')).toBe(directive('connect-src', "'self'", ...app.connectSrc));
+    expect(cspDirective(csp, 'font-src')).toBe(directive('font-src', "'self'", ...app.fontSrc));
+    expect(cspDirective(csp, 'frame-src')).toBe(directive('frame-src', "'self'", ...app.frameSrc));
+    expect(cspDirective(csp, 'media-src')).toBe(directive('media-src', "'self'", ...app.mediaSrc));
+    for (const name of ['default-src', 'style-src-attr', 'object-src', 'base-uri', 'form-action', 'frame-ancestors'])
+      expect(cspDirective(csp, name)).toBe(cspDirective(plain, name));
+    for (const [tag] of page.text.matchAll(/<script\b[^>]*>/g)) expect(tag).toContain(`nonce="${nonce}"`);
+    // Unset, they add nothing: frame-src and media-src are default-src's 'self'.
+    expect(cspDirective(plain, 'img-src')).toBe("img-src 'self' data:");
+    expect([cspDirective(plain, 'frame-src'), cspDirective(plain, 'media-src')]).toEqual([undefined, undefined]);
   });
 
   it('forbids framing and sniffing, sets a referrer policy, and sends HSTS only when configured', async () => {

@@ -14,9 +14,9 @@ export interface RunningRedis {
   url: string;
   /** SIGKILL, as a crash or a lost node: no goodbye to the clients. */
   kill(): Promise<void>;
-  /** SIGSTOP, as a long pause (a fork for a snapshot, a GC-bound host): connections stay open, nothing answers. */
+  /** SIGSTOP: its connections stay open and nothing answers, as a Redis stalled or a host frozen. */
   pause(): void;
-  /** SIGCONT: what was sent meanwhile is answered. */
+  /** SIGCONT: it answers again, what was sent meanwhile first. */
   resume(): void;
 }
 
