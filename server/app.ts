@@ -36,6 +36,7 @@ import { createPageTemplate } from './pages/page-template.ts';
 import { createRevalidateEndpoint } from './pages/revalidate-endpoint.ts';
 import { servePrerendered } from './pages/prerendered-pages.ts';
 import type { PrerenderManifest } from './pages/prerender-manifest.ts';
+import type { InvalidationChannel } from './fleet/redis-invalidations.ts';
 import { randomBytes } from 'node:crypto';
 
 export interface AppDeps {
@@ -59,8 +60,10 @@ export interface AppDeps {
   digester?: Digester;
   onFailure?: OnFailure;
   reportProofs?: ReportProofOptions;
-  /** Where stored pages live: Redis (server/index.ts, with REDIS_URL), else memory of CACHE_MAX_BYTES made here. */
+  /** Where stored pages live: Redis (server/index.ts, with CACHE_REDIS_URL), else memory of CACHE_MAX_BYTES made here. */
   cacheStore?: CacheStore;
+  /** Where invalidations are told to the other replicas (server/index.ts, with REDIS_URL or CACHE_REDIS_URL). */
+  invalidations?: InvalidationChannel;
   /** Where per-client rate limits count: Redis (server/index.ts, with REDIS_URL), else each limit's own memory. */
   windows?: ClientWindows;
   /** The cache's clock (ms since the epoch); tests move it. */
@@ -83,7 +86,7 @@ function pageCache(config: Config, deps: AppDeps) {
   // The markers' secret: DIGEST_KEY, one per fleet, so every replica fills every replica's entries.
   const release = `${deps.frontend.build}\0${deps.serverBuild ?? ''}\0${config.release}`;
   const template = createPageTemplate(release, config.digestKey ?? randomBytes(32).toString('base64url'));
-  return createPageCache({ store, template, logger: deps.logger, now: deps.now });
+  return createPageCache({ store, channel: deps.invalidations, template, logger: deps.logger, now: deps.now });
 }
 
 /** The recorder of every failure of the process, the proofs of the digests it writes into pages, and the app's hook. */

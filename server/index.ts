@@ -6,9 +6,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createApp, createFailures } from './app.ts';
 import { createRedisStore } from './pages/redis-store.ts';
-import { createRedisConnection } from './fleet/redis-connection.ts';
-import { createRedisWindows } from './fleet/redis-windows.ts';
-import { createRedisSpentProofs } from './fleet/redis-spent-proofs.ts';
+import { connectFleet } from './fleet/fleet-connections.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import type { FailureRecorder } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
@@ -131,13 +129,9 @@ async function main(): Promise<void> {
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
   const { fixStack } = createSourceMapper();
   const appHook = await loadFailureHook(logger, 'client/instrumentation.server.ts', () => import('../client/instrumentation.server.ts'));
-  // With REDIS_URL the fleet shares one store over one connection: stored pages, rate-limit
-  // windows and spent report proofs (docs/caching.md); without, each process keeps its own.
-  const { redisUrl, redisTimeoutMs } = config.cache;
-  const redis =
-    redisUrl === undefined
-      ? undefined
-      : createRedisConnection({ url: redisUrl, timeoutMs: redisTimeoutMs, logger, onOutage: metrics?.cacheStoreFailure });
+  // The fleet's shared state (REDIS_URL) and stored pages (CACHE_REDIS_URL), each on a Redis of
+  // its own (server/fleet/fleet-connections.ts); without them each process keeps its own.
+  const fleet = connectFleet(config.cache, logger, metrics);
   // One recorder for the process: its faults and its requests' failures (server/app.ts).
   const failures = createFailures(config, {
     logger,
@@ -146,7 +140,7 @@ async function main(): Promise<void> {
     onFailure: appHook,
     reporter: sentry?.reportToSentry,
     faultReporter: sentry?.reportFault,
-    reportProofs: redis && { spent: createRedisSpentProofs(redis) },
+    reportProofs: fleet.spentProofs && { spent: fleet.spentProofs },
   });
   handleProcessFaults(logger, failures.recorder, sentry);
   routeProcessWarnings(logger);
@@ -183,8 +177,9 @@ async function main(): Promise<void> {
       metrics,
       refusals,
       failures,
-      cacheStore: redis && createRedisStore(redis, logger),
-      windows: redis && createRedisWindows(redis),
+      cacheStore: fleet.pages && createRedisStore(fleet.pages, logger),
+      invalidations: fleet.invalidations,
+      windows: fleet.windows,
       serverBuild,
       prerendered: prerenderedPages(config, { client: frontend.build, server: serverBuild }, logger),
     }),
@@ -200,7 +195,7 @@ async function main(): Promise<void> {
     await frontend.close();
     // After the drain: no request is left to use it. Closing checkpoints the write-ahead log into the file.
     db.close();
-    await redis?.close();
+    await fleet.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
     refusals.flush(); // counts of refusals not yet summarised, before the last line

@@ -21,6 +21,8 @@ const RECONNECT_MAX_MS = 2_000;
 /** The connection's name in CLIENT LIST; the subscribed one (the page cache's invalidations) adds SUBSCRIBER_SUFFIX. */
 export const CONNECTION_NAME = 'react-ssr-host';
 export const SUBSCRIBER_SUFFIX = ':subscriber';
+/** The stored pages' connection (CACHE_REDIS_URL) is named apart from the state's. */
+export const PAGES_SUFFIX = ':pages';
 export { OUTAGE_MESSAGE, RECOVERED_MESSAGE } from './store-reachability.ts';
 
 export interface RedisConnectionOptions {
@@ -29,6 +31,8 @@ export interface RedisConnectionOptions {
   logger: Logger;
   /** Counted once per failed or timed-out call (app_cache_store_failures_total). */
   onOutage?: () => void;
+  /** Its name in CLIENT LIST: CONNECTION_NAME unless told. */
+  name?: string;
 }
 
 export interface RedisConnection {
@@ -45,11 +49,11 @@ export interface RedisConnection {
 const MIN_CONNECT_TIMEOUT_MS = 1_000;
 
 /** The client, with the options every call relies on. */
-function newClient(url: string, timeoutMs: number) {
+function newClient(url: string, timeoutMs: number, name: string) {
   return createClient({
     url,
     // What CLIENT LIST shows an operator: the host's connections among others on a shared Redis.
-    name: CONNECTION_NAME,
+    name,
     // A command while disconnected fails at once rather than waiting in a queue.
     disableOfflineQueue: true,
     commandOptions: { timeout: timeoutMs },
@@ -71,8 +75,14 @@ export type RedisClient = ReturnType<typeof newClient>;
 /** What a call's timer settles with: no reply within REDIS_TIMEOUT_MS. */
 const TIMED_OUT = Symbol('timed out');
 
-export function createRedisConnection({ url, timeoutMs, logger, onOutage }: RedisConnectionOptions): RedisConnection {
-  const client = newClient(url, timeoutMs);
+export function createRedisConnection({
+  url,
+  timeoutMs,
+  logger,
+  onOutage,
+  name = CONNECTION_NAME,
+}: RedisConnectionOptions): RedisConnection {
+  const client = newClient(url, timeoutMs, name);
   const reachability = storeReachability(logger);
   /** Made and connected on the first subscribe(). */
   let subscriber: { connection: RedisClient; connected: Promise<RedisClient> } | undefined;
@@ -127,7 +137,7 @@ export function createRedisConnection({ url, timeoutMs, logger, onOutage }: Redi
     },
     subscribe(channel, listener) {
       subscriber ??= (() => {
-        const connection = client.duplicate({ name: CONNECTION_NAME + SUBSCRIBER_SUFFIX });
+        const connection = client.duplicate({ name: name + SUBSCRIBER_SUFFIX });
         connection.on('error', () => undefined);
         return { connection, connected: connection.connect() };
       })();

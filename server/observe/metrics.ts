@@ -6,6 +6,10 @@ import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
 import { expressRouteOf, HEALTH_PATHS, HEALTH_ROUTE } from './route-label.ts';
 import { requestPath } from './url-path.ts';
 
+/** The fleet's two Redis roles (server/config/cache-config.ts): what a failed call was to. */
+export const SHARED_STORES = ['state', 'pages'] as const;
+export type SharedStore = (typeof SHARED_STORES)[number];
+
 // Prometheus metrics (prom-client), served by a server of their own on METRICS_PORT so they
 // are never public by accident and never pass through the app or its access log. Every label
 // value comes from a closed set or a route id: raw paths, digests and request ids would make
@@ -28,8 +32,8 @@ export interface Metrics {
   logLineDropped(level: string): void;
   /** Called once per answer sent plain because COMPRESS_MAX_CONCURRENT responses were compressing. */
   compressionBusy(): void;
-  /** Called once per call to the shared Redis that failed or timed out (server/fleet/redis-connection.ts). */
-  cacheStoreFailure(): void;
+  /** Called once per call to a shared Redis that failed or timed out (server/fleet/redis-connection.ts): the state's (REDIS_URL) or the pages' (CACHE_REDIS_URL). */
+  cacheStoreFailure(store: SharedStore): void;
   /** What /readyz answers (server/edge/health.ts): `app_ready` reads it at each scrape. */
   trackReadiness(isShuttingDown: () => boolean): void;
 }
@@ -107,9 +111,11 @@ export function createMetrics(identity?: MetricsIdentity): Metrics {
   });
   const cacheStoreFailures = new Counter({
     name: 'app_cache_store_failures_total',
-    help: 'Calls to the shared store (Redis, REDIS_URL) that failed or timed out: a page then rendered as without a cache, a rate limit or report proof was held by this replica alone.',
+    help: 'Calls to a shared Redis that failed or timed out, by store: state (REDIS_URL), where a rate limit or report proof was then held by this replica alone; pages (CACHE_REDIS_URL), where a page rendered as without a cache.',
+    labelNames: ['store'],
     registers: [registry],
   });
+  for (const store of SHARED_STORES) cacheStoreFailures.inc({ store }, 0);
   const open = new Set<ServerResponse>();
   new Gauge({
     name: 'http_active_streams',
@@ -171,7 +177,7 @@ export function createMetrics(identity?: MetricsIdentity): Metrics {
     failure,
     logLineDropped,
     compressionBusy: () => plainWhenBusy.inc(),
-    cacheStoreFailure: () => cacheStoreFailures.inc(),
+    cacheStoreFailure: (store) => cacheStoreFailures.inc({ store }),
     trackReadiness: (check) => (isShuttingDown = check),
   };
 }

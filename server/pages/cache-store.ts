@@ -28,16 +28,15 @@ export interface Invalidated {
 }
 
 export interface CacheStore {
-  readonly kind: 'memory' | 'redis';
+  /** Entries every replica reads (Redis), or this process's alone (memory). */
+  readonly shared: boolean;
   /** Undefined when there is none, or the store could not answer in time (counted, logged once). */
   get(key: string): Promise<CacheEntry | undefined>;
   set(key: string, entry: CacheEntry): Promise<void>;
   /** Drops one entry. */
   delete(key: string): Promise<void>;
-  /** Drops the entries of a path or tag, and tells every replica. */
+  /** Drops the entries of a path or tag that this store holds (every replica's, when shared). */
   invalidate(target: RevalidateTarget): Promise<Invalidated>;
-  /** Calls `listener` when any replica invalidated (this one included). */
-  onInvalidate(listener: (target: RevalidateTarget) => void): void;
   close(): Promise<void>;
 }
 
@@ -62,7 +61,6 @@ export function groupOf(target: RevalidateTarget): string {
 /** `now`: the clock the entries' `storedAt` was read from (the page cache's). */
 export function createMemoryStore(maxBytes: number, now: () => number = Date.now): CacheStore {
   const entries = new Map<string, { entry: CacheEntry; bytes: number }>();
-  const listeners: ((target: RevalidateTarget) => void)[] = [];
   let bytes = 0;
   const drop = (key: string) => {
     const held = entries.get(key);
@@ -72,7 +70,7 @@ export function createMemoryStore(maxBytes: number, now: () => number = Date.now
     return true;
   };
   return {
-    kind: 'memory',
+    shared: false,
     get(key) {
       const held = entries.get(key);
       if (held === undefined) return Promise.resolve(undefined);
@@ -107,11 +105,7 @@ export function createMemoryStore(maxBytes: number, now: () => number = Date.now
         const named = 'path' in target ? entry.path === target.path : entry.tags.includes(target.tag);
         if (named && drop(key)) dropped += 1;
       }
-      for (const listener of listeners) listener(target);
       return Promise.resolve({ dropped, confirmed: true });
-    },
-    onInvalidate(listener) {
-      listeners.push(listener);
     },
     close: () => Promise.resolve(),
   };

@@ -2,7 +2,8 @@ import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Readable } from 'node:stream';
 import type { PipeableStream } from 'react-dom/server';
-import type { MatchedRoute, PageRequest } from '../../shared/page-seam.ts';
+import type { MatchedRoute, PageRequest, RevalidateTarget } from '../../shared/page-seam.ts';
+import type { InvalidationChannel } from '../fleet/redis-invalidations.ts';
 import { checkCachePolicy } from './cache-policy.ts';
 import type { CacheEntry, CacheStore } from './cache-store.ts';
 import { notStorable, teeBody, type RenderFacts } from './cache-capture.ts';
@@ -49,6 +50,8 @@ export const NOT_STORED_MESSAGE = 'page not stored';
 
 export interface PageCacheDeps {
   store: CacheStore;
+  /** Where invalidations are told to the other replicas (REDIS_URL's channel); none: this replica alone. */
+  channel?: InvalidationChannel;
   template: PageTemplate;
   logger: Logger;
   now?: () => number;
@@ -64,7 +67,24 @@ export function createPageCache(deps: PageCacheDeps) {
   const { baseKey, keyFor } = createCacheKeys(template.namespace);
   const learned = createLearnedPaths(now);
   const invalidations = createInvalidationLog();
-  const revalidate = createRevalidator(store, logger);
+  /** What this replica does for an invalidation, its own or another's: it forgets what it learned of those pages. */
+  const forgetLocally = (target: RevalidateTarget) => {
+    // A render of them that began before it is not stored (it may show what was just changed). Nothing else.
+    invalidations.note(target);
+    learned.forget(target);
+  };
+  deps.channel?.subscribe((target) => {
+    // Entries in this process's memory are its own to drop; in a shared store the publisher deleted them.
+    if (!store.shared) void store.invalidate(target);
+    forgetLocally(target);
+  });
+  /** One try: the store's entries, this replica's knowledge, then every other replica told. */
+  const revalidate = createRevalidator(async (target) => {
+    const done = await store.invalidate(target);
+    forgetLocally(target);
+    const told = deps.channel === undefined || (await deps.channel.publish(target));
+    return { dropped: done.dropped, confirmed: done.confirmed && told };
+  }, logger);
   /** A memory store answers with the same entry object each time: it is cut at its markers once (a Redis entry is parsed anew anyway). */
   const pieces = new WeakMap<CacheEntry, TemplatePieces>();
   const piecesOf = (entry: CacheEntry) => {
@@ -72,12 +92,6 @@ export function createPageCache(deps: PageCacheDeps) {
     if (known === undefined) pieces.set(entry, (known = template.piecesOf(entry.body, entry.marker)));
     return known;
   };
-  store.onInvalidate((target) => {
-    // Its entries are gone: what this replica learned of them goes too, and a render of them that
-    // began before it is not stored (it may show what was just changed). Nothing else.
-    invalidations.note(target);
-    learned.forget(target);
-  });
   const varyNamesOf = (spec: CacheSpec) => learned.get(spec.path)?.varyNames.get(baseKey(spec)) ?? [];
 
   function tell(spec: CacheSpec, reason: string): void {

@@ -1,19 +1,16 @@
 import type { Logger } from 'pino';
-import type { RevalidateTarget } from '../../shared/page-seam.ts';
 import { setNewest } from '../../shared/bounded-map.ts';
 import { KEY_PREFIX, type RedisConnection } from '../fleet/redis-connection.ts';
 import { groupOf, STALE_KEEP_MS, type CacheStore } from './cache-store.ts';
 import { readEntry } from './stored-entry.ts';
 
-// Stored pages in Redis (REDIS_URL), shared by every replica: an entry written by one answers
-// the others, and an invalidation deletes the entries for all of them and is published so each
-// replica forgets what it learned of them (docs/caching.md, "One cache for the fleet"). Over the
-// process's one connection (server/fleet/redis-connection.ts), which bounds every call: a call
-// that fails or times out is a miss, and the page renders as without a cache.
+// Stored pages in a Redis of their own (CACHE_REDIS_URL), shared by every replica: an entry
+// written by one answers the others, and an invalidation deletes the entries for all of them
+// (docs/caching.md, "Where entries live"). Over its connection (server/fleet/redis-connection.ts),
+// which bounds every call: a call that fails or times out is a miss, and the page renders as
+// without a cache. That Redis may evict what it likes: it holds nothing but pages.
 
 const PREFIX = `${KEY_PREFIX}page:`;
-/** Where revalidations are published to every replica. */
-export const INVALIDATION_CHANNEL = `${KEY_PREFIX}invalidate`;
 export const MALFORMED_ENTRY_MESSAGE = 'stored page malformed: answered as a miss';
 /** Keys whose malformed entry was told, the newest kept: one line per key, not per request. */
 const MAX_TOLD_KEYS = 1_000;
@@ -21,18 +18,10 @@ const MAX_TOLD_KEYS = 1_000;
 const NO_ANSWER = Symbol('no answer');
 
 export function createRedisStore(redis: RedisConnection, logger: Logger): CacheStore {
-  const listeners: ((target: RevalidateTarget) => void)[] = [];
   const told = new Map<string, true>();
-  // A shared Redis may carry anything on the channel: a message that is not a target is dropped
-  // (the connection catches what a listener throws).
-  redis.subscribe(INVALIDATION_CHANNEL, (message) => {
-    const target = JSON.parse(message) as unknown;
-    if (!isTarget(target)) return;
-    for (const listener of listeners) listener(target);
-  });
 
   return {
-    kind: 'redis',
+    shared: true,
     async get(key) {
       const raw = await redis.bounded((client) => client.get(PREFIX + key), null);
       if (raw === null) return undefined;
@@ -68,21 +57,10 @@ export function createRedisStore(redis: RedisConnection, logger: Logger): CacheS
       const dropped = keys.length === 0 ? 0 : await redis.bounded((client) => client.del(keys.map((key) => PREFIX + key)), NO_ANSWER);
       // Only the members read: one another replica added meanwhile stays findable.
       const removed = keys.length === 0 ? 0 : await redis.bounded((client) => client.sRem(group, keys), NO_ANSWER);
-      const published = await redis.bounded((client) => client.publish(INVALIDATION_CHANNEL, JSON.stringify(target)), NO_ANSWER);
-      const confirmed = dropped !== NO_ANSWER && removed !== NO_ANSWER && published !== NO_ANSWER;
+      const confirmed = dropped !== NO_ANSWER && removed !== NO_ANSWER;
       return { dropped: dropped === NO_ANSWER ? 0 : dropped, confirmed };
-    },
-    onInvalidate(listener) {
-      listeners.push(listener);
     },
     // The connection is the process's, shared with limits and proofs: its owner closes it (server/index.ts).
     close: () => Promise.resolve(),
   };
-}
-
-/** `{ path }` or `{ tag }` with a string, as revalidate() publishes it. */
-function isTarget(value: unknown): value is RevalidateTarget {
-  if (typeof value !== 'object' || value === null) return false;
-  const { path, tag } = value as Record<string, unknown>;
-  return typeof path === 'string' || typeof tag === 'string';
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { RevalidateTarget } from '../../shared/page-seam.ts';
-import type { CacheStore, Invalidated } from './cache-store.ts';
+import type { Invalidated } from './cache-store.ts';
 
 // An invalidation the shared store did not confirm (Redis slow or away: docs/caching.md,
 // "Dropping entries") is tried again here, a bounded number of times with back-off, so a page
@@ -14,15 +14,18 @@ const FIRST_RETRY_MS = 500;
 const MAX_PENDING = 1_000;
 export const GAVE_UP_MESSAGE = 'revalidation not confirmed by the shared store: gave up';
 
-/** `firstRetryMs`: tests shorten the wait. */
-export function createRevalidator(store: CacheStore, logger: Logger, firstRetryMs = FIRST_RETRY_MS) {
+/** `invalidate`: one try, across the fleet; `firstRetryMs`: tests shorten the wait. */
+export function createRevalidator(
+  invalidate: (target: RevalidateTarget) => Promise<Invalidated>,
+  logger: Logger,
+  firstRetryMs = FIRST_RETRY_MS,
+) {
   const pending = new Set<string>();
 
   function retry(target: RevalidateTarget, key: string, attempt: number): void {
     const timer = setTimeout(
       () => {
-        void store
-          .invalidate(target)
+        void invalidate(target)
           .catch((): Invalidated => ({ dropped: 0, confirmed: false }))
           .then(({ confirmed }) => {
             if (confirmed) return void pending.delete(key);
@@ -39,7 +42,7 @@ export function createRevalidator(store: CacheStore, logger: Logger, firstRetryM
 
   /** Drops the entries of a path or tag on every replica; an unconfirmed one is retried in the background. */
   return async function revalidate(target: RevalidateTarget): Promise<Invalidated> {
-    const done = await store.invalidate(target).catch((): Invalidated => ({ dropped: 0, confirmed: false }));
+    const done = await invalidate(target).catch((): Invalidated => ({ dropped: 0, confirmed: false }));
     const key = JSON.stringify(target);
     if (done.confirmed || pending.has(key)) return done;
     if (pending.size >= MAX_PENDING) logger.error({ target, attempts: 1 }, GAVE_UP_MESSAGE);

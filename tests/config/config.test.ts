@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, TRUST_PROXY_ALLOWED } from '../../server/config/config.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
-import { CSP_EXAMPLE_ENV, CSP_EXAMPLE_SOURCES } from '../support/csp-examples.ts';
+import { CSP_EXAMPLE_SOURCES } from '../support/csp-examples.ts';
+import { EVERY_VARIABLE, SENTRY_DSN } from '../support/every-variable.ts';
 
 describe('configuration', () => {
   it('has working defaults', () => {
@@ -27,60 +28,6 @@ describe('configuration', () => {
     expect(Object.isFrozen(config)).toBe(true);
     expect(loadConfig({ DATABASE_PATH: ':memory:' }).databasePath).toBe(':memory:');
   });
-
-  const SENTRY_DSN = 'https://public@o0.ingest.sentry.io/123';
-  /** Every variable the server reads, each with a valid value other than its default. */
-  const EVERY_VARIABLE = {
-    PORT: '8080',
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    LOG_FORMAT: 'json',
-    LOG_BUFFER_BYTES: '65536',
-    STREAM_TIMEOUT_MS: '2500',
-    BODY_TIMEOUT_MS: '12000',
-    BODY_MAX_BYTES: '4194304',
-    BODY_MAX_TEXT_BYTES: '32768',
-    BODY_MAX_FILE_BYTES: '2097152',
-    BODY_MAX_FILES: '8',
-    BODY_MAX_FIELDS: '100',
-    BODY_MAX_FIELD_BYTES: '16384',
-    SHUTDOWN_DELAY_MS: '1500',
-    SHUTDOWN_GRACE_MS: '4000',
-    DIGEST_KEY: 'k'.repeat(16),
-    DIAGNOSTICS_TOKEN: 't'.repeat(16),
-    TRUST_PROXY: 'loopback, 10.0.0.0/8',
-    PUBLIC_HOSTNAME: 'Shop.Example.com',
-    PUBLIC_ORIGIN: 'https://www.example.com',
-    ALLOWED_ORIGINS: 'https://forms.example.org/, https://admin.example.org',
-    SESSION_SECRET: `${'n'.repeat(32)},${'o'.repeat(40)}`,
-    HMR_PORT: '25000',
-    COMPRESS_RESPONSES: 'false',
-    COMPRESS_MAX_CONCURRENT: '16',
-    HSTS_MAX_AGE: '31536000',
-    RELEASE: 'v1.2.3',
-    LOG_REQUEST_HEADERS: 'Accept-Language, Referer',
-    SHARED_ASSETS_DIR: '/srv/assets',
-    METRICS_PORT: '9464',
-    METRICS_HOST: '0.0.0.0',
-    DATABASE_PATH: '/var/lib/app/app.sqlite',
-    SENTRY_DSN,
-    SENTRY_ENVIRONMENT: 'staging',
-    SENTRY_TRACES_SAMPLE_RATE: '0.25',
-    SENTRY_TRUST_UPSTREAM_SAMPLING: 'true',
-    SENTRY_ERROR_SAMPLE_RATE: '0.5',
-    SENTRY_TUNNEL_PATH: '/errors/tunnel',
-    SENTRY_TUNNEL_ALLOWED_DSNS: 'https://other@o0.ingest.sentry.io/456',
-    SENTRY_TUNNEL_TIMEOUT_MS: '3000',
-    REPLICA: 'web-1',
-    HOSTNAME: 'react-ssr-host-7d9f8b6c5d-x2k4q',
-    FAILURE_HOOK_TIMEOUT_MS: '2000',
-    CACHE_MAX_BYTES: '1048576',
-    REDIS_URL: 'redis://redis:6379',
-    REDIS_TIMEOUT_MS: '25',
-    REVALIDATE_TOKEN: 'revalidate-token-0123456789',
-    ...CSP_EXAMPLE_ENV,
-  };
 
   it('names every variable server/config/config.ts and its readers read', () => {
     const source = ['config.ts', 'config-values.ts', 'body-limits.ts', 'trust-proxy.ts', 'cache-config.ts', 'csp-sources.ts']
@@ -105,7 +52,13 @@ describe('configuration', () => {
       streamTimeoutMs: 2500,
       bodyTimeoutMs: 12000,
       body: { maxBytes: 4194304, maxTextBytes: 32768, maxFileBytes: 2097152, maxFiles: 8, maxFields: 100, maxFieldBytes: 16384 },
-      cache: { maxBytes: 1048576, redisUrl: 'redis://redis:6379', redisTimeoutMs: 25, revalidateToken: 'revalidate-token-0123456789' },
+      cache: {
+        maxBytes: 1048576,
+        redisUrl: 'redis://redis:6379',
+        pagesRedisUrl: 'redis://redis-pages:6379',
+        redisTimeoutMs: 25,
+        revalidateToken: 'revalidate-token-0123456789',
+      },
       shutdownDelayMs: 1500,
       shutdownGraceMs: 4000,
       digestKey: 'k'.repeat(16),

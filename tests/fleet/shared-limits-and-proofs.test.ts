@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseServerDigest } from '../../shared/digest-proof.ts';
 import type { LogLine } from '../../shared/log-line.ts';
 import { CLIENT_ERRORS_PATH } from '../../shared/runtime.ts';
-import { CONNECTION_NAME, OUTAGE_MESSAGE, SUBSCRIBER_SUFFIX } from '../../server/fleet/redis-connection.ts';
+import { CONNECTION_NAME, OUTAGE_MESSAGE, PAGES_SUFFIX, SUBSCRIBER_SUFFIX } from '../../server/fleet/redis-connection.ts';
 import { streamedValue } from '../../tools/harness/digests.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
@@ -121,7 +121,7 @@ describe('two replicas on one Redis', () => {
     expect(lines.filter((line) => line.proofStatus === 'replayed')).toHaveLength(1);
   });
 
-  it('each replica holds one connection and one subscriber; every key is under rsh: and ends', async () => {
+  it('each replica holds one connection per store and one subscriber; every key is under rsh: and ends', async () => {
     const [a] = await pair();
     // A stored page, a limit and a proof: all three uses of the store, over the one connection.
     await fetchOnce(`${a.url}/about`);
@@ -131,9 +131,12 @@ describe('two replicas on one Redis', () => {
     await admin.connect();
     try {
       const names = (await admin.clientList()).map((client) => client.name).filter((name) => name.startsWith(CONNECTION_NAME));
+      // The state's and the stored pages' (one test Redis holds both here), and the invalidations' subscriber.
       expect(names.sort()).toEqual([
         CONNECTION_NAME,
         CONNECTION_NAME,
+        CONNECTION_NAME + PAGES_SUFFIX,
+        CONNECTION_NAME + PAGES_SUFFIX,
         CONNECTION_NAME + SUBSCRIBER_SUFFIX,
         CONNECTION_NAME + SUBSCRIBER_SUFFIX,
       ]);
@@ -173,8 +176,8 @@ describe('Redis killed mid-run', () => {
     expect(await report(b, page)).toMatchObject({ verified: true });
 
     for (const replica of [a, b]) {
-      expect(replica.storeLog.lines.filter((line) => line.msg === OUTAGE_MESSAGE)).toHaveLength(1);
-      expect(replica.outages.count).toBeGreaterThan(0);
+      expect(replica.storeLog.lines.filter((line) => line.msg === OUTAGE_MESSAGE && line.store === 'REDIS_URL')).toHaveLength(1);
+      expect(replica.outages.state).toBeGreaterThan(0);
       // The failed page's own boundary failure, on the replica that served it, and nothing else.
       expect(replica.logs.failures().map((line) => line.reqId)).toEqual(replica === a ? [page.pageReqId] : []);
     }

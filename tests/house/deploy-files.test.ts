@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
-import { NetworkPolicy, type INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
@@ -28,39 +28,20 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'autoscaling/v2 HorizontalPodAutoscaler': HorizontalPodAutoscaler,
 };
 
-/** Redis's arguments (`--name value` pairs) as a map. */
-function redisFlags(args: readonly string[]): Map<string, string> {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < args.length; i += 2) flags.set(args[i]!.replace(/^--/, ''), args[i + 1]!);
-  return flags;
-}
-
-/** Bytes of a Redis size (`256mb`: Redis's mb is 1024², redis.conf's units) or a Kubernetes quantity (`384Mi`). */
-function bytes(size: string): number {
-  const [, amount, unit] = /^(\d+)(mb|gb|Mi|Gi)$/.exec(size) ?? [];
-  expect(amount, size).toBeDefined();
-  return Number(amount) * 1024 ** (unit === 'gb' || unit === 'Gi' ? 3 : 2);
-}
-
-/** What the docs ask of the shared Redis (docs/deploy.md): it holds copies, so nothing on disk; bounded; least recently used out. */
-function expectStoreFlags(flags: Map<string, string>): number {
-  expect(flags.get('save'), 'no snapshots').toBe('');
-  expect(flags.get('appendonly'), 'no append-only file').toBe('no');
-  expect(flags.get('maxmemory-policy')).toBe('allkeys-lru');
-  return bytes(flags.get('maxmemory')!);
-}
-
 describe('deploy/kubernetes', () => {
   it('every document is valid against the Kubernetes API schema of its kind', () => {
     const docs = documents();
     const kinds = [
       'Deployment',
       'Deployment',
+      'Deployment',
       'HorizontalPodAutoscaler',
+      'NetworkPolicy',
       'NetworkPolicy',
       'NetworkPolicy',
       'PersistentVolumeClaim',
       'PodDisruptionBudget',
+      'Service',
       'Service',
       'Service',
     ];
@@ -140,31 +121,6 @@ describe('deploy/kubernetes', () => {
     expect(deployment.spec!.template.metadata!.labels).toMatchObject(service.spec!.selector!);
     expect(service.spec!.ports!.map((port) => port.targetPort)).toEqual(['http']);
   });
-  it('one Redis for the pods, keeping nothing on disk, bounded under its memory limit, at the REDIS_URL of the app alone', () => {
-    const redis = find<IDeployment>('Deployment', 'react-ssr-host-redis');
-    const service = find<IService>('Service', 'react-ssr-host-redis');
-    const policy = find<INetworkPolicy>('NetworkPolicy', 'react-ssr-host-redis');
-    const app = find<IDeployment>('Deployment');
-    const pod = redis.spec!.template.spec!;
-    const [container] = pod.containers;
-    expect(redis.spec!.replicas).toBe(1);
-    const maxmemory = expectStoreFlags(redisFlags(container!.args!));
-    // maxmemory counts the data only: the limit leaves room for buffers and fragmentation.
-    expect(bytes(String(container!.resources!.limits!.memory))).toBeGreaterThanOrEqual(1.25 * maxmemory);
-    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true });
-    expect(container!.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
-    expect(redis.spec!.template.metadata!.labels).toMatchObject(service.spec!.selector!);
-
-    const env = Object.fromEntries(
-      app.spec!.template.spec!.containers[0]!.env!.map((item) => [item.name, item.value ?? 'a-secret-from-the-cluster-0123456789']),
-    );
-    const url = new URL(loadConfig({ NODE_ENV: 'production', ...env }).cache.redisUrl!);
-    expect(url.hostname).toBe(service.metadata!.name);
-    expect(Number(url.port)).toBe(service.spec!.ports![0]!.port);
-    // The policy guards the Redis pod and lets the app's pods in.
-    expect(redis.spec!.template.metadata!.labels).toMatchObject(policy.spec!.podSelector.matchLabels!);
-    expect(app.spec!.template.metadata!.labels).toMatchObject(policy.spec!.ingress![0]!.from![0]!.podSelector!.matchLabels!);
-  });
 });
 
 describe('deploy/compose.yaml', () => {
@@ -225,22 +181,5 @@ describe('deploy/compose.yaml', () => {
     const config = loadConfig({ NODE_ENV: 'production', ...substituted(first!) });
     expect(config.publicOrigin).toBe(`http://127.0.0.1:${bind}`);
     expect(config.sessionSecrets).toBeDefined();
-  });
-
-  it("the replicas share one Redis, built from Debian's package, keeping nothing on disk, bounded, at their REDIS_URL", () => {
-    const redis = compose.services.redis!;
-    const [command, ...args] = redis.command!.map(substitute);
-    expect(command).toBe('redis-server');
-    const flags = redisFlags(args);
-    expectStoreFlags(flags);
-    expect(redis.read_only).toBe(true);
-    const urls = replicas.map(([, service]) => loadConfig({ NODE_ENV: 'production', ...substituted(service.environment!) }).cache.redisUrl);
-    expect(new Set(urls).size).toBe(1);
-    const url = new URL(urls[0]!);
-    expect([url.hostname, url.port]).toEqual([flags.get('bind'), flags.get('port')]);
-    // Built as the balancer is: no Redis image is needed from a registry (the official redis:7 does the same job).
-    const containerfile = readFileSync(join(ROOT, 'deploy', redis.build!.dockerfile), 'utf8');
-    expect(containerfile).toMatch(/apt-get install [^\n]*redis-server/);
-    expect(containerfile).toMatch(/^USER redis$/m);
   });
 });

@@ -67,7 +67,8 @@ describe('a revalidation the shared store did not confirm', () => {
     const logger = createLogger(loadConfig({ NODE_ENV: 'production' }), log);
     const connection = createRedisConnection({ url: gone.url, timeoutMs: TIMEOUT_MS, logger });
     try {
-      const revalidate = createRevalidator(createRedisStore(connection, logger), logger, 1);
+      const store = createRedisStore(connection, logger);
+      const revalidate = createRevalidator((target) => store.invalidate(target), logger, 1);
       expect(await revalidate({ tag: 'never' })).toEqual({ dropped: 0, confirmed: false });
       // The same target again while it is retried: one series of retries, one line.
       await revalidate({ tag: 'never' });

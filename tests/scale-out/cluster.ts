@@ -1,5 +1,5 @@
 // Two replicas of the image behind Debian's HAProxy, on loopback only, with deploy/haproxy.cfg
-// as a user would run it, sharing one Redis (REDIS_URL) as deploy/compose.yaml's do. Everything
+// as a user would run it, sharing the state's Redis (REDIS_URL) and the stored pages' (CACHE_REDIS_URL) as deploy/compose.yaml's do. Everything
 // it starts it names, and stop() removes it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -40,11 +40,11 @@ export class Cluster {
   private haproxy: ChildProcess | undefined;
   private readonly suffix = `${process.pid}-${Date.now().toString(36)}`;
 
-  /** `redisUrl`: the Redis both replicas share (on the host's loopback, as they are). */
+  /** `redis`: the state's and the stored pages' Redis both replicas share (on the host's loopback, as they are). */
   constructor(
     private readonly engine: Engine,
     private readonly sharedAssetsDir: string,
-    private readonly redisUrl: string,
+    private readonly redis: { state: string; pages: string },
   ) {}
 
   async start(image: string): Promise<void> {
@@ -79,7 +79,8 @@ export class Cluster {
       // redirect check) then comes from the balancer's X-Forwarded-Proto, which is under test.
       DIAGNOSTICS_TOKEN,
       REVALIDATE_TOKEN,
-      REDIS_URL: this.redisUrl,
+      REDIS_URL: this.redis.state,
+      CACHE_REDIS_URL: this.redis.pages,
       TRUST_PROXY: BALANCER_SOURCE,
       SHARED_ASSETS_DIR: '/srv/assets',
       SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),

@@ -24,8 +24,8 @@ const BALANCER_IMAGE = `react-ssr-host-balancer:${PROJECT}`;
 const REDIS_IMAGE = `react-ssr-host-redis:${PROJECT}`;
 /** The only Debian bookworm image on these machines; any bookworm image does (the Containerfiles). */
 const BALANCER_BASE_IMAGE = 'docker.io/library/node:26-bookworm-slim';
-/** Every service of the file: two replicas, Redis and the balancer. */
-const SERVICES = 4;
+/** Every service of the file: two replicas, the state's and the pages' Redis, and the balancer. */
+const SERVICES = 5;
 const WAIT_MS = 120_000;
 
 /** podman-compose 1.0.3 cannot run `network_mode: host` as is: see the shim's comment. */
@@ -70,7 +70,8 @@ if (found.engine === undefined || !hasCompose) {
       copyBuildContext(context);
       const pull = engine.kind === 'podman' ? ['--pull=never'] : [];
       await engine.must(['build', ...pull, '--network', 'host', '-t', IMAGE, context]);
-      const [app1, app2, balancer, stats, redis] = [
+      const [app1, app2, balancer, stats, redis, redisPages] = [
+        await freePort(),
         await freePort(),
         await freePort(),
         await freePort(),
@@ -85,6 +86,7 @@ if (found.engine === undefined || !hasCompose) {
         REDIS_IMAGE,
         REDIS_BASE_IMAGE: BALANCER_BASE_IMAGE,
         REDIS_PORT: String(redis),
+        REDIS_PAGES_PORT: String(redisPages),
         APP1_PORT: String(app1),
         APP2_PORT: String(app2),
         BALANCER_PORT: String(balancer),
@@ -99,7 +101,7 @@ if (found.engine === undefined || !hasCompose) {
       const running = await engine.must(['ps', '--filter', projectLabel, '--format', '{{.Names}}']);
       expect(running.split('\n').filter(Boolean), `${up.stdout.slice(-3000)}\n${up.stderr.slice(-3000)}`).toHaveLength(SERVICES);
       console.log(
-        `compose project ${PROJECT} up: balancer on 127.0.0.1:${balancer}, replicas on :${app1} and :${app2}, Redis on :${redis}`,
+        `compose project ${PROJECT} up: balancer on 127.0.0.1:${balancer}, replicas on :${app1} and :${app2}, Redis on :${redis} (state) and :${redisPages} (pages)`,
       );
     });
 

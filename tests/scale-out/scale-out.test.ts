@@ -48,6 +48,7 @@ if (found.engine === undefined || skipped !== undefined) {
   };
   let cluster: Cluster;
   let redis: RunningRedis | undefined;
+  let redisPages: RunningRedis | undefined;
 
   describe(`two replicas behind HAProxy (${engine.kind})`, () => {
     beforeAll(async () => {
@@ -67,8 +68,10 @@ if (found.engine === undefined || skipped !== undefined) {
       }
       const shared = tempDir('rsh-scale-assets-');
       chownSync(shared, NODE_UID, NODE_UID);
-      redis = await startRedis();
-      cluster = new Cluster(engine, shared, redis.url);
+      // As docs/deploy.md documents them: the state never evicting, the pages least recently used out.
+      redis = await startRedis(undefined, ['--maxmemory', '64mb', '--maxmemory-policy', 'noeviction']);
+      redisPages = await startRedis(undefined, ['--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru']);
+      cluster = new Cluster(engine, shared, { state: redis.url, pages: redisPages.url });
       await cluster.start(IMAGE_A);
       console.log(
         `HAProxy on ${cluster.url} → ${cluster.replicas.map((r) => `${r.name} :${r.port}`).join(', ')}; replicas trust ${BALANCER_SOURCE} only`,
@@ -78,6 +81,7 @@ if (found.engine === undefined || skipped !== undefined) {
     afterAll(async () => {
       await cluster?.stop();
       await redis?.kill();
+      await redisPages?.kill();
       for (const image of [IMAGE_A, IMAGE_B]) await engine.run(['rmi', '--force', image]);
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
       const left = await engine.run(['ps', '-a', '--filter', 'name=rsh-scale-', '--format', '{{.Names}}']);

@@ -30,13 +30,16 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
-/** A Redis of the test's own, on a free port (or `port`: one back where another was), in a temporary directory, persisting nothing. */
-export async function startRedis(port?: number): Promise<RunningRedis> {
+/**
+ * A Redis of the test's own, on a free port (or `port`: one back where another was), in a
+ * temporary directory, persisting nothing; `settings`: more of its command line (`--maxmemory 2mb`).
+ */
+export async function startRedis(port?: number, settings: string[] = []): Promise<RunningRedis> {
   port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'redis-test-'));
   const child: ChildProcess = spawn(
     REDIS_SERVER,
-    ['--port', String(port), '--bind', HOST, '--dir', dir, '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', HOST, '--dir', dir, '--save', '', '--appendonly', 'no', ...settings],
     {
       stdio: 'ignore',
     },
