@@ -1,4 +1,4 @@
-import type { OnFailure } from './host.ts';
+import type { OnFailure } from '../shared/host.ts';
 
 // The app's failure hook, loaded once at start-up by the host (server/index.ts), as Next.js
 // loads `instrumentation`: export `onFailure` and it is called once per recorded failure, after

@@ -2,7 +2,7 @@
 // (server/writes/migrations.ts): a database file remembers how many it has run, so a newer
 // release runs only the new ones. Append a step; never edit or reorder one that has shipped.
 // docs/data.md, "Migrations".
-import type { Migration } from './host.ts';
+import type { Migration } from '../shared/host.ts';
 
 export const migrations: readonly Migration[] = [
   {

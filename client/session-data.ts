@@ -3,11 +3,11 @@
 // a type error. How the declaration reaches the host: shared/session-data.ts.
 export {};
 
-declare module './host.ts' {
+declare module '../shared/host.ts' {
   interface SessionData {
-    /** The writer's random id (client/pages/guestbook/guestbook.server.ts): never shown. */
+    /** The writer's random id (client/pages/guestbook/guestbook.tsx): never shown. */
     owner: string;
-    /** The name signed in with (client/pages/guestbook/sign-in.server.ts). */
+    /** The name signed in with (client/pages/guestbook/sign-in.tsx). */
     user: string;
   }
   interface SessionFlashData {

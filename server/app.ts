@@ -20,8 +20,10 @@ import { securityHeaders } from './edge/security-headers.ts';
 import { healthChecks } from './edge/health.ts';
 import { createAccessLog } from './observe/access-log.ts';
 import type { Metrics } from './observe/metrics.ts';
-import { createPageHandlers, DATA_PATH } from './pages/pages.ts';
-import { createRouteDiscovery, DISCOVERY_PATH } from './pages/route-discovery.ts';
+import { createReactRouterHandler } from './render/react-router-handler.ts';
+import { createPageRenderer, type PageRenderer } from './render/page-renderer.ts';
+import { createStoredPages } from './pages/stored-pages.ts';
+import { createRegeneration } from './pages/regeneration.ts';
 import { createRefusalSummary, type RefusalSummary } from './observe/refusal-summary.ts';
 import { normalizeTarget, readTarget } from './edge/request-target.ts';
 import { compressResponses } from './assets/compress-responses.ts';
@@ -72,6 +74,8 @@ export interface AppDeps {
   serverBuild?: string;
   /** Pages prerendered at build, read once at start-up (server/index.ts, production only; docs/caching.md). */
   prerendered?: { dir: string; manifest: PrerenderManifest };
+  /** The build's prerender step renders through the app with values of no one request (server/pages/prerender-renderer.ts). */
+  wrapRenderer?: (renderer: PageRenderer) => PageRenderer;
 }
 
 /**
@@ -127,18 +131,23 @@ export function createApp(config: Config, deps: AppDeps): Express {
     metrics: deps.metrics,
   });
   const cache = pageCache(config, deps);
-  const pages = createPageHandlers({
+  const sessions = deps.sessions ?? createSessions(config);
+  const traceMeta = deps.telemetry?.traceMeta;
+  const made = createPageRenderer({
     config,
     failures,
-    cache,
     revalidate: cache?.revalidate,
-    frontend: deps.frontend,
+    build: () => deps.frontend.loadBuild(),
+    buildId: deps.frontend.build,
     logger: deps.logger,
-    sessions: deps.sessions ?? createSessions(config),
     db: deps.db,
     limits: createClientLimits(deps.windows),
-    traceMeta: deps.telemetry?.traceMeta,
+    traceMeta,
   });
+  const renderer = deps.wrapRenderer?.(made) ?? made;
+  const stored =
+    cache &&
+    createStoredPages({ config, cache, traceMeta, regenerate: createRegeneration({ config, failures, sessions, cache, renderer }) });
   const app = express();
   app.disable('x-powered-by');
   // Every page and error is no-store, and assets get serve-static's own ETag: a hash of each
@@ -176,12 +185,12 @@ export function createApp(config: Config, deps: AppDeps): Express {
   if (config.diagnosticsToken !== undefined) app.use('/_diag', createDiagnosticsRouter(config));
   if (config.cache.revalidateToken !== undefined && cache !== undefined)
     app.use(createRevalidateEndpoint(config.cache.revalidateToken, cache.revalidate, config.bodyTimeoutMs));
-  app.use(DISCOVERY_PATH, createRouteDiscovery(config, deps.frontend));
-  app.use(DATA_PATH, pages.data);
-  app.use(pages.page);
-  // Passed, not thrown: a throw unwinding through the router cost a 404 more than its own page.
-  app.use((_req, _res, next) => next(notFound()));
-  const errorHandler = createErrorHandler({ config, failures, loadRenderer: () => deps.frontend.loadRenderer() });
+  // A page or its data the store holds: answered before any route is matched (docs/caching.md).
+  if (stored) app.use(stored.answer);
+  // Every page, navigation's data, resource route and form post: React Router's own handler, the
+  // host around it. A path no route matches is the app's 404 page, React Router's answer.
+  app.use(createReactRouterHandler({ config, sessions, renderer, pages: stored }));
+  const errorHandler = createErrorHandler({ config, failures });
   app.use(errorHandler);
   return keepInPipeline(app, errorHandler);
 }

@@ -2,8 +2,10 @@
 // config → logger → database → frontend → createApp → listen; on SIGTERM/SIGINT drain, close
 // the database, flush, exit.
 import type { Server } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
+import type { ServerBuild } from 'react-router';
 import { createApp, createFailures } from './app.ts';
 import { createRedisStore } from './pages/redis-store.ts';
 import { connectFleet } from './fleet/fleet-connections.ts';
@@ -46,7 +48,8 @@ function prerenderedPages(config: Config, release: { client: string; server: str
 async function createFrontend(config: Config, logger: Logger, fixStack: (error: unknown) => void): Promise<Frontend> {
   const root = projectRoot();
   if (!config.isProduction) return createDevFrontend(root, config.host, config.hmrPort);
-  const renderer = await import('../client/entry-server.tsx');
+  // React Router's server build, built beside this file (vite.config.ts): only a build has it.
+  const serverBuild = (await import('virtual:react-router/server-build')) as ServerBuild;
   const clientDir = join(root, 'dist/client');
   if (config.sharedAssetsDir !== undefined) {
     try {
@@ -61,7 +64,7 @@ async function createFrontend(config: Config, logger: Logger, fixStack: (error: 
       process.exit(1);
     }
   }
-  return createProdFrontend(clientDir, renderer, config.sharedAssetsDir, fixStack);
+  return createProdFrontend(clientDir, serverBuild, config.sharedAssetsDir, fixStack);
 }
 
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
@@ -231,4 +234,5 @@ async function main(): Promise<void> {
   });
 }
 
-await main();
+// Only as the process's entry (what Node was asked to run), never when imported for its exports.
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

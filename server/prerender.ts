@@ -1,18 +1,19 @@
-// The build's prerender step (`npm run build`, after the server build; docs/caching.md,
+// The build's prerender step (`npm run build`, after React Router's build; docs/caching.md,
 // "Prerendered pages"), a process of its own: the built app, in this process on a loopback port,
-// answers every path the routes' `prerender` exports list, through the middleware, page handlers
-// and renderer production runs; only the values of one request are kept out of the pages
-// (pages/prerender-renderer.ts). The pages are checked, compressed and written under
+// answers every path the app's react-router.config.ts lists in `prerender`, through the
+// middleware, handler and React Router production runs; only the values of one request are kept
+// out of the pages (pages/prerender-renderer.ts). The pages are checked, compressed and written under
 // dist/prerendered with a manifest the server reads at start-up. Any failure is one line on stderr
 // (route, path, digest, source line) and exit 1: the build fails.
 import { randomBytes } from 'node:crypto';
+import type { ServerBuild } from 'react-router';
+import type { PageRenderer } from './render/page-renderer.ts';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createApp, createFailures } from './app.ts';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { APP_ROOT } from './failures/app-root.ts';
-import { createDigester } from './failures/digest.ts';
 import { appFrames } from './failures/fingerprint.ts';
 import type { FailureReport } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
@@ -26,6 +27,7 @@ import { PRERENDER_DIR } from './pages/prerender-manifest.ts';
 import { clearPrerendered, writePrerendered } from './pages/prerender-output.ts';
 import { prerenderingRenderer } from './pages/prerender-renderer.ts';
 import { prerenderAll } from './pages/prerender-run.ts';
+import { createRouteTable } from './render/route-table.ts';
 import { migrations } from '../client/migrations.server.ts';
 
 /** A failure's message in the build's line: enough to recognise it; the digest finds the rest. */
@@ -69,31 +71,34 @@ async function main(): Promise<number> {
   const logger = createLogger(config, { write: () => undefined });
   const { fixStack } = createSourceMapper();
   const reporter = (report: FailureReport & { digest: string }) => void (recorded.has(report.reqId) || recorded.set(report.reqId, report));
-  const failures = createFailures(config, { logger, fixStack, reporter });
+  const processFailures = createFailures(config, { logger, fixStack, reporter });
   const nonce = randomBytes(18).toString('base64url');
-  const prerendering = prerenderingRenderer(await import('../client/entry-server.tsx'), nonce);
-  // The build this file is part of (dist/server/prerender.js), wherever it was built.
+  let readsOf: (requestId: string) => ReadonlySet<string> | undefined = () => undefined;
+  const prerendering = (renderer: PageRenderer) => {
+    const wrapped = prerenderingRenderer(renderer, nonce);
+    readsOf = wrapped.readsOf;
+    return wrapped.renderer;
+  };
+  // The build this file is part of (dist/server/prerender.js), wherever it was built, and React Router's beside it.
   const root = projectRootOf(import.meta.url);
-  const frontend = createProdFrontend(join(root, 'dist/client'), prerendering.renderer, undefined, fixStack);
+  const build = (await import('virtual:react-router/server-build')) as ServerBuild;
+  const frontend = createProdFrontend(join(root, 'dist/client'), build, undefined, fixStack);
   const { db } = openDatabase(config.databasePath, migrations);
-  const server = createHttpServer(createApp(config, { logger, frontend, db, failures }), undefined, logger);
+  const app = createApp(config, { logger, frontend, db, failures: processFailures, wrapRenderer: prerendering });
+  const server = createHttpServer(app, undefined, logger);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const dir = join(root, PRERENDER_DIR);
   try {
-    const digester = createDigester(config.digestKey);
+    const table = createRouteTable(build);
     const { pages, problems } = await prerenderAll({
       origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       host: config.publicOrigin === undefined ? 'localhost' : new URL(config.publicOrigin).host,
-      renderer: prerendering.renderer,
-      modules: frontend,
-      noteOf: prerendering.noteOf,
+      paths: build.prerender,
+      routeOf: (path) => table.match(path, false)?.leaf.id ?? 'unmatched',
+      readsOf: (requestId) => readsOf(requestId),
       failureOf: (requestId) => {
         const report = recorded.get(requestId);
         return report && describe(report.error, report.digest, keyed);
-      },
-      describeThrown: (error) => {
-        fixStack(error);
-        return describe(error, digester(error), keyed);
       },
     });
     if (problems.length > 0) {

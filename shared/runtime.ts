@@ -1,32 +1,6 @@
-// What the server tells the browser about this page, written into the document as JSON.
-import type { RouteDescriptor } from './route-discovery.ts';
-
-export interface PageAssets {
-  /** Module scripts the browser runs to hydrate (the client entry). */
-  readonly scripts: readonly string[];
-  /** Chunks the entry imports, preloaded so the browser fetches them in parallel. */
-  readonly preloads: readonly string[];
-  readonly styles: readonly string[];
-  /**
-   * The server wrote these stylesheets' text into the document (production, when small): the
-   * first paint waits for no request. The browser finds them there by their href.
-   */
-  readonly stylesInline?: boolean;
-}
-
-/** What the browser's router starts from, so hydration needs no second fetch. */
-export interface RouterSnapshot {
-  /** Loader data by route id; pending values are markers (client/router/both/deferred.ts). */
-  readonly loaderData: Readonly<Record<string, unknown>>;
-  /** Failures by the id of the route whose boundary shows them (client/router/both/route-failure.ts). */
-  readonly errors: Readonly<Record<string, unknown>> | null;
-  /** What the action of a document POST returned (a form's messages and values), by route id. */
-  readonly actionData?: Readonly<Record<string, unknown>> | null;
-  /** The pending values this response streams in later, in order. */
-  readonly deferred: readonly string[];
-  /** The routes this URL matched; the browser learns others as it needs them (shared/route-discovery.ts). */
-  readonly routes: readonly RouteDescriptor[];
-}
+// What the server tells the browser about this page, written into the document as JSON by the
+// host (server/render/runtime-script.ts), whatever the app's own entry: the host's browser code
+// (client/router/) and the error texts read it.
 
 /** The server request's trace (Sentry's sentry-trace and baggage), continued by the browser. */
 export interface TraceMeta {
@@ -44,14 +18,12 @@ export interface BrowserSentryConfig {
 }
 
 export interface RuntimeConfig {
-  readonly router: RouterSnapshot;
   /**
    * The host name error texts show, validated by the server; empty in a page prerendered at
    * build, where the browser shows its own `location.hostname` (docs/caching.md, "Prerendered pages").
    */
   readonly hostname: string;
-  readonly assets: PageAssets;
-  /** The release this page is from: route discovery asks for this one's routes (shared/route-discovery.ts). */
+  /** The release this page is from: a chunk of another one means a deploy happened (client/router/stale-chunk.ts). */
   readonly build: string;
   /** The page load's request id, sent back with client error reports; empty in a prerendered page, which no request made. */
   readonly requestId: string;

@@ -19,6 +19,8 @@ export function precompressAssets(): Plugin {
   return {
     name: 'react-ssr-host:precompress-assets',
     apply: 'build',
+    // The browser's assets only: the server build's copies of them are React Router's to move or drop.
+    applyToEnvironment: (environment) => environment.name === 'client',
     async writeBundle(options, bundle) {
       if (options.dir === undefined) return;
       for (const fileName of Object.keys(bundle)) {

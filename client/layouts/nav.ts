@@ -4,3 +4,6 @@ export const NAV = [
   { to: '/guide', label: 'Guide' },
   { to: '/guestbook', label: 'Guestbook' },
 ] as const;
+
+/** Where focus goes after a client navigation: the new content, not the link that was clicked. */
+export const CONTENT_ID = 'content';

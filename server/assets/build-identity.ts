@@ -20,6 +20,6 @@ export function projectRootOf(entryUrl: string): string {
 /** The built server's own files under `root`, hashed: an identity that a loader-only change alters. */
 export function serverBuildOf(root: string): string {
   const hash = createHash('sha256');
-  for (const file of ['index.js', 'renderer.js']) hash.update(readFileSync(join(root, 'dist/server', file)));
+  for (const file of ['index.js', 'react-router.js']) hash.update(readFileSync(join(root, 'dist/server', file)));
   return hash.digest('base64url').slice(0, 16);
 }

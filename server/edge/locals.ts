@@ -1,6 +1,6 @@
 import type { TraceContext } from '../../shared/log-line.ts';
 import type { RequestTarget } from '../observe/url-path.ts';
-import type { Recorded } from '../../shared/page-seam.ts';
+import type { Recorded } from '../failures/recorder.ts';
 
 // What the host keeps on `res.locals` for one response, typed for every middleware by
 // declaration merging (the way @types/express-serve-static-core invites: `Express.Locals`).

@@ -1,12 +1,11 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Config } from '../config/config.ts';
 import { displayHostname } from '../edge/request-origin.ts';
-import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
-import { HTML_HEADERS, sendText } from '../pages/page-response.ts';
+import { HTML_HEADERS, sendText } from '../edge/send-response.ts';
 import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
-import type { FailureRecorder } from '../failures/recorder.ts';
-import type { Recorded } from '../../shared/page-seam.ts';
+import type { ServerErrorPageProps } from './render-error-page.tsx';
+import type { FailureRecorder, Recorded } from '../failures/recorder.ts';
 import { isHostError, publicMessage } from '../failures/error-status.ts';
 import { ClientAbortError } from '../failures/errors.ts';
 import { devDetail, isInstance } from '../failures/thrown-value.ts';
@@ -15,7 +14,6 @@ import { requestPath } from '../observe/url-path.ts';
 interface ErrorHandlerDeps {
   config: Config;
   failures: FailureRecorder;
-  loadRenderer(): Promise<Renderer>;
   /** Past this the error page's render is abandoned for the static fallback. */
   errorPageTimeoutMs?: number;
 }
@@ -37,7 +35,7 @@ export function wantsJson(req: Request, res: Response): boolean {
 export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler {
   const { config, failures } = deps;
   const timeoutMs = deps.errorPageTimeoutMs ?? ERROR_PAGE_TIMEOUT_MS;
-  const cachedPage = createErrorPageCache(deps.loadRenderer, timeoutMs);
+  const cachedPage = createErrorPageCache(timeoutMs);
 
   /** The React error page; if rendering it fails or hangs, the static page with the same text. */
   function sendErrorPage(req: Request, res: Response, error: unknown, failure: Recorded, message: string): void {
@@ -58,10 +56,7 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
     // Dev renders every time: components change under HMR, and the page shows the stack.
     const props: ServerErrorPageProps =
       digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest, detail: devDetail(error) };
-    deps
-      .loadRenderer()
-      .then((renderer) => renderToText(renderer, props, nonce, timeoutMs))
-      .then(send, sendFallback);
+    renderToText(props, nonce, timeoutMs).then(send, sendFallback);
   }
 
   function respond(error: unknown, req: Request, res: Response): void {

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { Renderer, ServerErrorPageProps } from '../../shared/page-seam.ts';
+import { renderErrorPage, type ServerErrorPageProps } from './render-error-page.tsx';
 import { ErrorPageTimeoutError } from '../failures/errors.ts';
 import { escapeHtml } from './escape-html.ts';
 
@@ -26,7 +26,6 @@ export const ERROR_PAGE_TIMEOUT_MS = 1_000;
 
 /** The complete HTML of a render, once everything is ready; rejects on an error or the timeout. */
 export function renderToText(
-  renderer: Renderer,
   props: ServerErrorPageProps,
   nonce: string,
   timeoutMs = ERROR_PAGE_TIMEOUT_MS,
@@ -52,7 +51,7 @@ export function renderToText(
         done();
       },
     });
-    const stream = renderer.renderErrorPage(props, { nonce, onAllReady: () => stream.pipe(sink), onShellError: fail, onError: fail });
+    const stream = renderErrorPage(props, { nonce, onAllReady: () => stream.pipe(sink), onShellError: fail, onError: fail });
     timer = setTimeout(() => {
       const timeout = new ErrorPageTimeoutError(timeoutMs);
       reject(timeout);
@@ -78,7 +77,7 @@ function fill(pieces: Pieces, values: ErrorPageValues): string {
   return html;
 }
 
-export function createErrorPageCache(loadRenderer: () => Promise<Renderer>, timeoutMs = ERROR_PAGE_TIMEOUT_MS) {
+export function createErrorPageCache(timeoutMs = ERROR_PAGE_TIMEOUT_MS) {
   const templates = new Map<string, Promise<Pieces>>();
 
   function template(props: ServerErrorPageProps): Promise<Pieces> {
@@ -86,7 +85,7 @@ export function createErrorPageCache(loadRenderer: () => Promise<Renderer>, time
     const cached = templates.get(key);
     if (cached) return cached;
     const placeheld: ServerErrorPageProps = props.side === 'http' ? props : { side: 'server', hostname: HOSTNAME, digest: DIGEST };
-    const rendering = loadRenderer().then(async (renderer) => (await renderToText(renderer, placeheld, NONCE, timeoutMs)).split(SLOTS));
+    const rendering = renderToText(placeheld, NONCE, timeoutMs).then((html) => html.split(SLOTS));
     if (templates.size < MAX_TEMPLATES) {
       templates.set(key, rendering);
       rendering.catch(() => templates.delete(key)); // a failed render is retried next time

@@ -1,7 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { joinDigestProof } from '../../shared/digest-proof.ts';
-import type { Recorded } from '../../shared/page-seam.ts';
 import type { Digester } from './digest.ts';
 import type { ReportProofs } from './report-proof.ts';
 import { isHostError, statusOf } from './error-status.ts';
@@ -18,6 +17,16 @@ import type { CallFailureHook } from './failure-hook.ts';
 // error → status → digest → one log line → report. Every path that meets a failure (the
 // terminal middleware, React's onError, process faults) comes here, and each thrown value is
 // logged and reported once however many paths meet it.
+
+/** A failure as recorded: its status, and for a 5xx the digest of its one log line. */
+export interface Recorded {
+  status: number;
+  digest: string | undefined;
+  /** For a server failure shown in a page: what the page carries (the digest and its proof, shared/digest-proof.ts). */
+  pageDigest?: string;
+  /** Development only: the failure's message and stack, for the route's boundary to show. */
+  detail?: string;
+}
 
 export interface FailureReport extends Recorded {
   error: unknown;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RevalidateTarget } from '../../shared/page-seam.ts';
+import type { RevalidateTarget } from '../../shared/host-context.ts';
 import { KEY_PREFIX, type RedisConnection } from './redis-connection.ts';
 
 // Where an invalidation is told to every replica (docs/caching.md, "Dropping entries"): a

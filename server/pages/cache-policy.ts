@@ -1,4 +1,5 @@
-import type { CachePolicy, RevalidateTarget } from '../../shared/page-seam.ts';
+import type { CachePolicy } from '../../shared/cache-policy.ts';
+import type { RevalidateTarget } from '../../shared/host-context.ts';
 
 // A route's `cache` export (client/router/both/route-module.ts), checked once per module: a
 // malformed one is a mistake of the app's, said in one line, and the route is then never stored.

@@ -1,4 +1,4 @@
-import type { RevalidateTarget } from '../../shared/page-seam.ts';
+import type { RevalidateTarget } from '../../shared/host-context.ts';
 
 // Where stored pages live (docs/caching.md): this process's memory by default, bounded in bytes
 // and least recently used out; with REDIS_URL, Redis (redis-store.ts), shared by the fleet.

@@ -1,4 +1,4 @@
-import type { RevalidateTarget } from '../../shared/page-seam.ts';
+import type { RevalidateTarget } from '../../shared/host-context.ts';
 import { groupOf } from './cache-store.ts';
 
 // Which renders an invalidation overtook (docs/caching.md, "Dropping entries"): a page rendered

@@ -1,4 +1,4 @@
-import type { RevalidateTarget } from '../../shared/page-seam.ts';
+import type { RevalidateTarget } from '../../shared/host-context.ts';
 import { setNewest } from '../../shared/bounded-map.ts';
 import { newVariantCount, type VariantCount } from './variant-cap.ts';
 

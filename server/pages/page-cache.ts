@@ -1,14 +1,13 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Readable } from 'node:stream';
-import type { PipeableStream } from 'react-dom/server';
-import type { MatchedRoute, PageRequest, RevalidateTarget } from '../../shared/page-seam.ts';
+import type { RevalidateTarget } from '../../shared/host-context.ts';
 import type { InvalidationChannel } from '../fleet/redis-invalidations.ts';
 import { checkCachePolicy } from './cache-policy.ts';
 import type { CacheEntry, CacheStore } from './cache-store.ts';
 import { notStorable, teeBody, type RenderFacts } from './cache-capture.ts';
 import type { PageTemplate, PageValues, TemplatePieces } from './page-template.ts';
-import { answeredNotModified, sendText } from './page-response.ts';
+import { answeredNotModified, sendText } from '../edge/send-response.ts';
 import { admitVariant, MAX_VARIANTS_PER_PATH } from './variant-cap.ts';
 import { createCacheKeys, headerValue, matching } from './cache-key.ts';
 import { createInvalidationLog } from './invalidation-log.ts';
@@ -26,13 +25,18 @@ export interface Policy {
   tags: readonly string[];
 }
 
-export interface CacheSpec {
+/** What an entry is looked up by, before any route is matched (./stored-pages.ts). */
+export interface LookupKey {
   kind: 'document' | 'data';
   /** The page's path, what `revalidate({ path })` names. */
   path: string;
-  /** Path and query, and for data the routes named. */
+  /** Origin, path and query as sent (a navigation's data: `/about.data`, its routes named in the query). */
   target: string;
   bot: boolean;
+}
+
+/** A render that may be stored: its key, its route and the route's policy. */
+export interface CacheSpec extends LookupKey {
   routeId: string;
   policy: Policy;
   /** The invalidation log's moment when the render began: an invalidation of its path or tags since means its page may be out of date. */
@@ -92,7 +96,7 @@ export function createPageCache(deps: PageCacheDeps) {
     if (known === undefined) pieces.set(entry, (known = template.piecesOf(entry.body, entry.marker)));
     return known;
   };
-  const varyNamesOf = (spec: CacheSpec) => learned.get(spec.path)?.varyNames.get(baseKey(spec)) ?? [];
+  const varyNamesOf = (key: LookupKey) => learned.get(key.path)?.varyNames.get(baseKey(key)) ?? [];
 
   function tell(spec: CacheSpec, reason: string): void {
     const once = `${spec.routeId}\0${reason}`;
@@ -101,24 +105,24 @@ export function createPageCache(deps: PageCacheDeps) {
     logger.warn({ route: spec.routeId, reason }, NOT_STORED_MESSAGE);
   }
 
-  async function lookup(spec: CacheSpec, req: Request): Promise<CacheEntry | undefined> {
-    const known = varyNamesOf(spec);
-    const key = keyFor(spec, known, req);
+  async function lookup(lookupKey: LookupKey, req: Request): Promise<CacheEntry | undefined> {
+    const known = varyNamesOf(lookupKey);
+    const key = keyFor(lookupKey, known, req);
     if (key === undefined) return undefined;
     const entry = await store.get(key);
     if (entry === undefined) return undefined;
     const names = Object.keys(entry.vary);
     if (names.join() !== known.join()) {
       // Stored by another replica, or its loaders read other headers since: look again by those.
-      remember(learned.of(spec.path, spec.policy.tags).varyNames, baseKey(spec), names);
-      const again = keyFor(spec, names, req);
+      remember(learned.of(lookupKey.path, entry.tags).varyNames, baseKey(lookupKey), names);
+      const again = keyFor(lookupKey, names, req);
       return again === undefined || again === key ? undefined : matching(await store.get(again), req);
     }
     return matching(entry, req);
   }
 
-  function regenerate(spec: CacheSpec, key: string, work: () => Promise<boolean>): void {
-    const { backOff } = learned.of(spec.path, spec.policy.tags);
+  function regenerate(entry: CacheEntry, key: string, work: () => Promise<boolean>): void {
+    const { backOff } = learned.of(entry.path, entry.tags);
     const wait = backOff.get(key);
     if (regenerating.has(key) || (wait !== undefined && now() < wait.until)) return;
     regenerating.add(key);
@@ -126,7 +130,7 @@ export function createPageCache(deps: PageCacheDeps) {
       .catch(() => false)
       .then((stored) => {
         // Learned anew: an invalidation meanwhile may have forgotten the path.
-        const { backOff: current } = learned.of(spec.path, spec.policy.tags);
+        const { backOff: current } = learned.of(entry.path, entry.tags);
         if (stored) return void current.delete(key);
         const delayMs = Math.min(RETRY_MAX_MS, (wait?.delayMs ?? RETRY_FIRST_MS / 2) * 2);
         remember(current, key, { until: now() + delayMs, delayMs });
@@ -135,8 +139,8 @@ export function createPageCache(deps: PageCacheDeps) {
   }
 
   /** Drops this target's entry, by the variants this replica knows of it. */
-  async function forget(spec: CacheSpec, req: Request): Promise<void> {
-    const key = keyFor(spec, varyNamesOf(spec), req);
+  async function forget(lookupKey: LookupKey, req: Request): Promise<void> {
+    const key = keyFor(lookupKey, varyNamesOf(lookupKey), req);
     if (key !== undefined) await store.delete(key);
   }
 
@@ -176,13 +180,13 @@ export function createPageCache(deps: PageCacheDeps) {
     /** Drops this target's entry: its regeneration answered what may not be stored (a 404, a redirect). */
     forget,
 
-    /** The route's `cache` export, checked; a malformed one is said once and the route is never stored. */
-    async policyOf(route: MatchedRoute): Promise<Policy | undefined> {
-      const checked = checkCachePolicy(await route.cachePolicy());
+    /** A route's `cache` export, checked; a malformed one is said once and the route is never stored. */
+    policyOf(routeId: string, cache: unknown): Policy | undefined {
+      const checked = checkCachePolicy(cache);
       if (checked === undefined || 'problem' in checked) {
-        if (checked !== undefined && !told.has(route.routeId)) {
-          told.add(route.routeId);
-          logger.warn({ route: route.routeId, reason: checked.problem }, NOT_STORED_MESSAGE);
+        if (checked !== undefined && !told.has(routeId)) {
+          told.add(routeId);
+          logger.warn({ route: routeId, reason: checked.problem }, NOT_STORED_MESSAGE);
         }
         return undefined;
       }
@@ -194,26 +198,21 @@ export function createPageCache(deps: PageCacheDeps) {
       return template.fits(values) ? values : undefined;
     },
 
-    /** The request rendered as the spec's template: its markers for the per-request values, header reads noted. */
-    asTemplate(request: PageRequest, spec: CacheSpec): PageRequest {
-      const markers = template.markers(spec.marker, request.page.trace !== undefined);
-      const page = { ...request.page, requestId: markers.requestId, hostname: markers.hostname, trace: markers.trace };
-      // The context's id too, so a loader that shows it never freezes one visitor's into the page (its log getter kept as one).
-      const context = Object.defineProperties({}, Object.getOwnPropertyDescriptors(request.context)) as PageRequest['context'];
-      context.id = markers.requestId;
-      return { ...request, nonce: markers.nonce, page, context, headerReads: new Set() };
+    /** The values a spec's render is made with: its markers in place of the per-request values (page-template.ts). */
+    markersOf(spec: CacheSpec, withTrace: boolean): PageValues {
+      return template.markers(spec.marker, withTrace);
     },
 
     /**
      * Answers from the store when it holds this page: true when it did. A stale entry starts one
      * regeneration (`work` resolves true when it stored a new entry).
      */
-    async serve(spec: CacheSpec, req: Request, res: Response, values: PageValues, work: () => Promise<boolean>): Promise<boolean> {
-      const entry = await lookup(spec, req);
-      if (entry === undefined) return (res.setHeader(CACHE_HEADER, 'MISS'), false);
+    async serve(key: LookupKey, req: Request, res: Response, values: PageValues, work: () => Promise<boolean>): Promise<boolean> {
+      const entry = await lookup(key, req);
+      if (entry === undefined) return false;
       const age = now() - entry.storedAt;
       const fresh = age < entry.revalidateMs;
-      if (!fresh) regenerate(spec, keyFor(spec, Object.keys(entry.vary), req)!, work);
+      if (!fresh) regenerate(entry, keyFor(key, Object.keys(entry.vary), req)!, work);
       res.setHeader(CACHE_HEADER, fresh ? 'HIT' : 'STALE');
       res.setHeader('Age', String(Math.max(0, Math.floor(age / 1000))));
       if (answeredNotModified(req, res, entry.status, entry.headers)) return true;
@@ -222,7 +221,7 @@ export function createPageCache(deps: PageCacheDeps) {
     },
 
     /** A fresh render's body for the client, filled as it streams; its template is stored when it ends, if the rule allows. */
-    tee(spec: CacheSpec, req: Request, body: PipeableStream | Readable, values: PageValues, facts: () => RenderFacts): Readable {
+    tee(spec: CacheSpec, req: Request, body: Readable, values: PageValues, facts: () => RenderFacts): Readable {
       return teeBody(body, template.filler(values, spec.marker), (text) => {
         if (text !== undefined) void keep(spec, req, text, facts()).catch(() => undefined);
       });

@@ -6,7 +6,6 @@ import { negotiateCoding, type Coding } from '../assets/accept-encoding.ts';
 import { conditionalAnswer } from '../assets/conditional-range.ts';
 import { httpError } from '../failures/errors.ts';
 import { isHostError } from '../failures/error-status.ts';
-import { DATA_PATH, ROUTES_PARAM } from '../../shared/route-data.ts';
 import type { RequestTarget } from '../observe/url-path.ts';
 import { hashedPolicy } from './inline-hashes.ts';
 import { CACHE_HEADER } from './page-cache.ts';
@@ -28,7 +27,9 @@ export const PRERENDERED = 'PRERENDERED';
 const PRERENDERED_CACHE_CONTROL = 'public, no-cache';
 /** What the process holds of the files in memory, least recently used out; the rest is read from disk. */
 const MAX_MEMORY_BYTES = 32 * 1024 * 1024;
-const TYPES = { document: 'text/html; charset=utf-8', data: 'application/x-ndjson; charset=utf-8' };
+const TYPES = { document: 'text/html; charset=utf-8', data: 'text/x-script' };
+/** React Router's navigation data (single fetch): `/about.data`, `/_.data` for `/`. */
+const DATA_SUFFIX = /(\/_)?\.data$/;
 
 interface Found {
   page: PrerenderedPage;
@@ -79,17 +80,16 @@ export function servePrerendered(dir: string, manifest: PrerenderManifest, logge
   const told = new Set<string>();
 
   function find({ path, query }: RequestTarget): Found | undefined {
-    if (path.startsWith(`${DATA_PATH}/`)) {
-      const page = pages.get(path.slice(DATA_PATH.length));
-      if (page === undefined) return undefined;
-      const params = new URLSearchParams(query);
-      // Only `_routes`: a query of the page's own is its loaders' to read, at request time.
-      if ([...params.keys()].join() !== ROUTES_PARAM) return undefined;
-      const answer = page.data[params.get(ROUTES_PARAM)!];
-      return answer && { page, kind: 'data', answer };
+    // A query is the page's loaders' to read at request time; React Router's `_routes` (a navigation that needs only some) too.
+    if (query !== '') return undefined;
+    const data = DATA_SUFFIX.exec(path);
+    if (data === null) {
+      const page = pages.get(path);
+      return page && { page, kind: 'document', answer: page.document };
     }
-    const page = query === '' ? pages.get(path) : undefined;
-    return page && { page, kind: 'document', answer: page.document };
+    const page = pages.get(path.slice(0, data.index) || '/');
+    const answer = page?.data[''];
+    return answer && page && { page, kind: 'data', answer };
   }
 
   async function send(req: Request, res: Response, { page, kind, answer }: Found): Promise<void> {

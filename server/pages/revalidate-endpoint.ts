@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type Request, type RequestHandler } from 'express';
 import { onPath } from '../edge/on-path.ts';
-import type { RevalidateTarget } from '../../shared/page-seam.ts';
+import type { RevalidateTarget } from '../../shared/host-context.ts';
 import { limitBody } from '../edge/body-limit.ts';
 import { httpError, methodNotAllowed } from '../failures/errors.ts';
 import { checkTarget } from './cache-policy.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RevalidateTarget } from '../../shared/page-seam.ts';
+import type { RevalidateTarget } from '../../shared/host-context.ts';
 import type { Invalidated } from './cache-store.ts';
 
 // An invalidation the shared store did not confirm (Redis slow or away: docs/caching.md,

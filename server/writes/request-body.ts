@@ -1,5 +1,14 @@
 import type { Request } from 'express';
-import type { BodyLimits, RequestBody } from '../../shared/page-seam.ts';
+import type { BodyLimits } from '../config/body-limits.ts';
+
+/** A write's body as the client sent it, read, capped and checked. */
+export interface RequestBody {
+  bytes: Uint8Array<ArrayBuffer>;
+  /** Its Content-Type, as sent (an empty body of no type is an empty urlencoded form). */
+  type: string;
+  /** The limits it was held to. */
+  limits: BodyLimits;
+}
 import { limitBody } from '../edge/body-limit.ts';
 import { httpError } from '../failures/errors.ts';
 

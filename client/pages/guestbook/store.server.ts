@@ -3,7 +3,7 @@
 // guestbookOf(context). The interface is asynchronous although SQLite here is not, so a store
 // over PostgreSQL can take its place when replicas must share entries (docs/data.md).
 import { randomUUID } from 'node:crypto';
-import type { Database } from '../../host.ts';
+import type { Database } from '../../../shared/host.ts';
 
 export interface GuestbookEntry {
   id: string;

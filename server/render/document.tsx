@@ -1,0 +1,55 @@
+import { PassThrough } from 'node:stream';
+import { createReadableStreamFromReadable } from '@react-router/node';
+import { renderToPipeableStream } from 'react-dom/server';
+import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
+import { HostnameContext } from '../../shared/host-boundary.tsx';
+import { renderOf } from './render-context.ts';
+
+// The document of every page whose app has no entry.server of its own (vite/react-router-host.ts
+// puts it where React Router would put its default, @react-router/dev's entry.server.node.tsx,
+// which it follows): React's stream of the app's document, with what the host adds. Every script
+// carries the answer's CSP nonce (<ServerRouter nonce> for React Router's, React's own through its
+// option). The render stops at the host's deadline, after the grace React Router also gives
+// (./request-deadline.ts). A section that fails after the shell gets the failure's digest, which
+// React writes into the page and hands the browser as `error.digest` (shared/digest-proof.ts).
+// A crawler gets the whole page at once (https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation).
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+): Promise<Response> | Response {
+  const render = renderOf(loadContext);
+  // HEAD: the status and headers GET would have, no body (RFC 9110 §9.3.2).
+  if (request.method === 'HEAD') return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  const nonce = render?.nonce;
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    let status = responseStatusCode;
+    const ready = () => {
+      shellRendered = true;
+      const body = new PassThrough();
+      responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+      resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
+      pipe(body);
+    };
+    const { pipe, abort } = renderToPipeableStream(
+      <HostnameContext value={render?.hostname}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </HostnameContext>,
+      {
+        nonce,
+        ...(render?.bot || routerContext.isSpaMode ? { onAllReady: ready } : { onShellReady: ready }),
+        onShellError: reject,
+        onError(error) {
+          // Before the shell, the failure is the whole answer's (./host-build.ts records it); after, a section's.
+          if (!shellRendered || render === undefined) return void (status = 500);
+          return render.record(error, 'render').pageDigest;
+        },
+      },
+    );
+    render?.deadline.renderSignal.addEventListener('abort', () => abort(render.deadline.renderSignal.reason), { once: true });
+  });
+}

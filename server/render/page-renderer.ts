@@ -1,0 +1,140 @@
+import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
+import { createRequestHandler, type ServerBuild } from 'react-router';
+import type { Config } from '../config/config.ts';
+import type { FailureKind } from '../observe/metrics.ts';
+import type { FailureRecorder, Recorded } from '../failures/recorder.ts';
+import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from '../failures/errors.ts';
+import { devDetail, isInstance } from '../failures/thrown-value.ts';
+import type { HostSession } from '../../shared/session-data.ts';
+import type { BrowserSentryConfig, TraceMeta } from '../../shared/runtime.ts';
+import type { PageValues } from '../pages/page-template.ts';
+import { hostBuild } from './host-build.ts';
+import { requestContext, type RequestContextDeps } from './request-context.ts';
+import type { Deadline } from './request-deadline.ts';
+import { isSameOriginTarget } from './redirect-target.ts';
+import { runtimeScript } from './runtime-script.ts';
+import { createRouteTable, type RouteTable } from './route-table.ts';
+
+// One request through React Router's own handler (`createRequestHandler` from react-router:
+// https://reactrouter.com/api/other-api/adapter), with the host's context around it: its
+// session, database and limits for the app (shared/host-context.ts), and for the host's own
+// wrappers (./host-build.ts) the nonce, the deadline and the one hook that records failures.
+// A client's request (./react-router-handler.ts) and a stored page's regeneration
+// (server/pages/regeneration.ts) both render through it.
+
+export interface RendererDeps extends RequestContextDeps {
+  config: Config;
+  failures: FailureRecorder;
+  /** The app's build: one in production, the latest edit's in development (server/assets/frontend.ts). */
+  build(): Promise<ServerBuild>;
+  /** The build id the browser is told (shared/runtime.ts). */
+  buildId: string;
+  traceMeta?: () => TraceMeta | undefined;
+}
+
+export interface RenderRequest {
+  req: ExpressRequest;
+  /** The response failures are recorded on: the client's, or a regeneration's own. */
+  res: ExpressResponse;
+  url: URL;
+  method: string;
+  headers: Headers;
+  body?: Uint8Array<ArrayBuffer>;
+  session: HostSession;
+  deadline: Deadline;
+  /** Its per-request values: this answer's own, or a stored page's markers (server/pages/page-template.ts). */
+  values: PageValues;
+  bot: boolean;
+  /** How its failures are counted (server/observe/metrics.ts). */
+  kind?: FailureKind;
+  /** Filled with the names of the request headers its loaders read, when given (a page that may be stored). */
+  headerReads?: Set<string>;
+}
+
+function browserSentry(config: Config): BrowserSentryConfig | undefined {
+  const { sentry } = config;
+  if (sentry === undefined) return undefined;
+  const { dsn, environment, tunnelPath, tracesSampleRate } = sentry;
+  return { dsn, environment, tracesSampleRate, tunnel: tunnelPath, release: config.release };
+}
+
+export type PageRenderer = ReturnType<typeof createPageRenderer>;
+
+export function createPageRenderer(deps: RendererDeps) {
+  const { config, failures } = deps;
+  const mode = config.isProduction || config.nodeEnv === 'test' ? 'production' : 'development';
+  const sentry = browserSentry(config);
+  const prepared = new WeakMap<ServerBuild, { handle: ReturnType<typeof createRequestHandler>; table: RouteTable }>();
+
+  /** The host's one hook for a request: a loader's failure past the deadline is the deadline's; a client that left is none. */
+  const recorderFor = ({ req, res, deadline: { signal }, kind }: RenderRequest) => {
+    return (error: unknown, where: 'loader' | 'render'): Recorded => {
+      const cause: unknown = where === 'loader' && signal.aborted ? signal.reason : error;
+      if (isInstance(cause, ClientAbortError)) return { status: 499, digest: undefined };
+      const recorded = failures.record(cause, req, res, kind ?? where);
+      const shown = recorded.digest !== undefined && !config.isProduction ? { ...recorded, detail: devDetail(cause) } : recorded;
+      return { ...shown, pageDigest: failures.pageDigest(recorded, req) };
+    };
+  };
+
+  /** The app's build as the host runs it, and its route table (./route-table.ts): made once per build. */
+  async function prepare() {
+    const build = await deps.build();
+    let made = prepared.get(build);
+    if (made === undefined) {
+      made = { handle: createRequestHandler(hostBuild(build, config.streamTimeoutMs), mode), table: createRouteTable(build) };
+      prepared.set(build, made);
+    }
+    return made;
+  }
+
+  return {
+    prepare,
+
+    /** React Router's answer to `request`, or the deadline's (a LoaderTimeoutError, recorded once). */
+    async render(request: RenderRequest, routeId: string | undefined): Promise<Response> {
+      const { handle } = await prepare();
+      const { req, res, values, url, deadline } = request;
+      const record = recorderFor(request);
+      const render = {
+        nonce: values.nonce,
+        hostname: values.hostname,
+        deadline,
+        bot: request.bot,
+        record,
+        refusedRedirect: (location: string) =>
+          isSameOriginTarget(location, url.origin) ? undefined : new CrossOriginRedirectError(location),
+        runtimeScript: runtimeScript(
+          { hostname: values.hostname, build: deps.buildId, requestId: values.requestId, trace: values.trace, sentry },
+          values.nonce,
+        ),
+        headerReads: request.headerReads,
+      };
+      const fetchRequest = new Request(url, { method: request.method, headers: request.headers, body: request.body, signal: deadline.signal });
+      const context = requestContext(deps, req, request.session, render, values.requestId);
+      return untilRendered(handle(fetchRequest, context), deadline, () => {
+        const timeout = new LoaderTimeoutError(routeId ?? 'unmatched', config.streamTimeoutMs);
+        record(timeout, 'loader');
+        return timeout;
+      });
+    },
+
+    /** What the browser is told of this answer, beside its nonce. */
+    traceMeta: () => deps.traceMeta?.(),
+  };
+}
+
+/**
+ * React Router's answer, or the deadline's: its loader phase ends when the render signal fires
+ * (the deadline and its grace, ./request-deadline.ts). A loader that ignored its signal is then
+ * one timeout failure naming the route, recorded as a loader's (504: nothing was sent yet).
+ */
+function untilRendered(work: Promise<Response>, { renderSignal }: Deadline, timedOut: () => Error): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    // Recorded once by timedOut(); the terminal middleware meets the same value and does not record it again.
+    const onAbort = () => reject(isInstance(renderSignal.reason, StreamTimeoutError) ? timedOut() : (renderSignal.reason as Error));
+    if (renderSignal.aborted) return onAbort();
+    renderSignal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => renderSignal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,114 @@
+import type { Request as ExpressRequest, RequestHandler } from 'express';
+import type { Config } from '../config/config.ts';
+import { methodNotAllowed } from '../failures/errors.ts';
+import { routeBodyLimits } from '../config/body-limits.ts';
+import { displayHostname, requestIsSecure, requestOrigin } from '../edge/request-origin.ts';
+import { isBot } from '../edge/is-bot.ts';
+import { sendResponse } from '../edge/send-response.ts';
+import { readRequestBody } from '../writes/request-body.ts';
+import type { Sessions } from '../writes/session.ts';
+import type { StoredPages } from '../pages/stored-pages.ts';
+import { redirectedToSpelling } from './canonical-spelling.ts';
+import type { PageRenderer } from './page-renderer.ts';
+import { requestDeadline } from './request-deadline.ts';
+import { READ_METHODS, type Matched } from './route-table.ts';
+
+// The one handler every page, navigation's data, resource route and form post goes through: the
+// host's Express glue around React Router's own request handler (its custom-server shape:
+// https://reactrouter.com/api/other-api/adapter). Before it: the page's one spelling (a 308), the
+// method (405), a write's body (read once, capped and checked), the deadline and the session.
+// React Router then runs (./page-renderer.ts); after it, the session's cookie and the answer,
+// streamed, and stored when the route asks and the rule allows (server/pages/stored-pages.ts).
+// What escapes React Router goes to the terminal error middleware.
+
+/** A prefetch says so (browsers' own send Sec-Purpose, React Router's a Purpose): its failure is a warn line, unreported. */
+const PREFETCH = /\bprefetch\b/i;
+/** React Router's navigation data (single fetch): `/about.data`, `/_.data` for `/`, `/about/_.data` for `/about/`. */
+const DATA_SUFFIX = /(\/_)?\.data$/;
+
+export interface HandlerDeps {
+  config: Config;
+  sessions: Sessions;
+  renderer: PageRenderer;
+  /** Stored pages (docs/caching.md); none: every page renders per request. */
+  pages?: StoredPages;
+}
+
+/** The path of the page a request is for: a navigation's data names it with `.data`. */
+export function pagePathOf(path: string): { pagePath: string; forData: boolean } {
+  const suffix = DATA_SUFFIX.exec(path);
+  if (suffix === null) return { pagePath: path, forData: false };
+  const stripped = path.slice(0, suffix.index);
+  return { pagePath: suffix[1] === undefined ? stripped : `${stripped}/`, forData: true };
+}
+
+/** The request's headers as a Fetch Headers (Node gives repeated ones as a list). */
+export function fetchHeaders(req: ExpressRequest, leaveOut?: ReadonlySet<string>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || leaveOut?.has(name)) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return headers;
+}
+
+export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
+  const { config, renderer } = deps;
+
+  /** The body of a write, held to its route's limits before a byte more is read; a read has none. */
+  async function bodyOf(req: ExpressRequest, matched: Matched | undefined): Promise<Uint8Array<ArrayBuffer> | undefined> {
+    if (READ_METHODS.includes(req.method)) return undefined;
+    const limits = routeBodyLimits(config.body, matched?.target.module.bodyLimits, matched?.target.id ?? 'unmatched');
+    return (await readRequestBody(req, config.bodyTimeoutMs, limits)).bytes;
+  }
+
+  return async (req, res, next) => {
+    const { table } = await renderer.prepare();
+    const { path, query } = res.locals.target!;
+    const { pagePath, forData } = pagePathOf(path);
+    const reads = READ_METHODS.includes(req.method);
+    const matched = table.match(pagePath, new URLSearchParams(query).has('index'));
+    if (matched !== undefined) {
+      res.locals.route = `${matched.resource ? 'resource' : forData ? 'data' : 'page'}:${matched.leaf.id}`;
+      if (matched.resource) res.locals.api = true;
+      if (reads && !matched.resource && redirectedToSpelling(res, matched.spelling(), forData)) return;
+      if (!matched.methods.includes(req.method) && !(forData && reads)) return next(methodNotAllowed(req.method, matched.methods.join(', ')));
+    }
+    if (PREFETCH.test(`${req.get('purpose') ?? ''} ${req.get('sec-purpose') ?? ''}`)) res.locals.prefetch = true;
+    const body = await bodyOf(req, matched);
+    const deadline = requestDeadline(res, config.streamTimeoutMs);
+    const session = await deps.sessions.read(req.headers.cookie, requestIsSecure(config, res));
+    const values = {
+      nonce: res.locals.cspNonce ?? '',
+      requestId: String(req.id),
+      hostname: displayHostname(config, res),
+      trace: renderer.traceMeta(),
+    };
+    // A read of a page whose route asks to be stored: rendered as a template (server/pages/page-template.ts).
+    const storing = reads && matched !== undefined && !matched.resource ? deps.pages?.storing(req, res, matched.leaf.id, matched.leaf.module.cache, values) : undefined;
+    const url = new URL(`${path}${query}`, requestOrigin(config, res));
+    const request = {
+      req,
+      res,
+      url,
+      method: req.method,
+      headers: fetchHeaders(req),
+      body,
+      session,
+      deadline,
+      values: storing?.markers ?? values,
+      bot: isBot(req.get('user-agent')),
+      headerReads: storing?.headerReads,
+    };
+    const response = await renderer.render(request, matched?.leaf.id);
+    const cookie = await deps.sessions.commit(session);
+    if (cookie !== undefined) response.headers.append('Set-Cookie', cookie);
+    sendResponse(res, response, {
+      perUser: !reads || deps.sessions.isPerUser(session),
+      // After a write the browser GETs the target (303, RFC 9110 §15.4.4): a reload never posts again.
+      afterWrite: !reads && !forData,
+      // The client gets it filled as it streams; the template is stored once it ended, if the rule allows.
+      body: storing && ((stream) => storing.tee(stream, response, () => deps.sessions.isPerUser(session), deadline)),
+    });
+  };
+}

@@ -1,0 +1,54 @@
+import type { Request } from 'express';
+import type { Logger } from 'pino';
+import { RouterContextProvider } from 'react-router';
+import { hostContext, type HostContext, type RevalidateTarget } from '../../shared/host-context.ts';
+import type { Database } from '../../shared/database.ts';
+import type { HostSession } from '../../shared/session-data.ts';
+import { checkTarget } from '../pages/cache-policy.ts';
+import type { Invalidated } from '../pages/cache-store.ts';
+import { clientKey, type ClientLimits } from '../writes/client-limits.ts';
+import { renderContext, type RenderContext } from './render-context.ts';
+
+// The context of one request, in React Router's RouterContextProvider (its `getLoadContext`):
+// what the app's middleware, loaders and actions get (`context.get(hostContext)`,
+// shared/host-context.ts) and what the host's own wrappers read (./render-context.ts).
+
+export interface RequestContextDeps {
+  logger: Logger;
+  db: Database;
+  limits: ClientLimits;
+  /** Drops stored pages (server/pages/page-cache.ts). */
+  revalidate?: (target: RevalidateTarget) => Promise<Invalidated>;
+}
+
+/** `id`: the request id loaders see, or a stored page's marker for it (server/pages/page-template.ts). */
+export function requestContext(
+  deps: RequestContextDeps,
+  req: Request,
+  session: HostSession,
+  render: RenderContext,
+  id: string,
+): RouterContextProvider {
+  let log: Logger | undefined;
+  const host: HostContext = {
+    session,
+    id,
+    db: deps.db,
+    limit: (name, rule) => deps.limits.take(name, clientKey(req), rule),
+    revalidate(target) {
+      const checked = checkTarget(target);
+      // The app's own mistake, as a bad argument is: thrown where it was made.
+      if (typeof checked === 'string') throw new TypeError(`revalidate: ${checked}`);
+      // How many were dropped; one the shared store did not confirm is retried by the host (revalidation-retries.ts).
+      return deps.revalidate?.(checked).then(({ dropped }) => dropped) ?? Promise.resolve(0);
+    },
+    // Made only if a loader or action logs.
+    get log() {
+      return (log ??= deps.logger.child({ reqId: String(req.id) }));
+    },
+  };
+  const context = new RouterContextProvider();
+  context.set(hostContext, host);
+  context.set(renderContext, render);
+  return context;
+}

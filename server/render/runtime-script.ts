@@ -1,0 +1,49 @@
+import type { RuntimeConfig } from '../../shared/runtime.ts';
+import { RUNTIME_GLOBAL, serializeForScript } from '../../shared/runtime.ts';
+
+// What the browser needs of this answer before the app's code runs (shared/runtime.ts: the host
+// name the error texts name, the request id its reports send back, the release, Sentry's
+// settings) goes into the document's <head> as one inline script carrying the CSP nonce. The
+// app owns the document (its root route's Layout), so the host writes it into the stream React
+// renders: right after the opening <head> tag, before any script of the app's can read it.
+
+/** The script for `runtime`, with this answer's nonce. */
+export function runtimeScript(runtime: RuntimeConfig, nonce: string): string {
+  return `<script nonce="${nonce}">window.${RUNTIME_GLOBAL}=${serializeForScript(runtime)}</script>`;
+}
+
+/**
+ * How far into the document the <head> tag is looked for: React writes it in the shell's first
+ * bytes; a document without one gets the script first.
+ */
+const MAX_HEAD_OFFSET = 64 * 1024;
+const HEAD_TAG = /<head(?:\s[^>]*)?>/i;
+
+/** The document's body with `script` after its opening <head> tag. */
+export function withRuntimeScript(response: Response, script: string): Response {
+  if (response.body === null) return response;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  let held = '';
+  let placed = false;
+  const place = (controller: TransformStreamDefaultController<Uint8Array>, text: string, final: boolean) => {
+    const head = HEAD_TAG.exec(text);
+    if (head === null && !final && text.length < MAX_HEAD_OFFSET) return void (held = text);
+    const at = head === null ? 0 : head.index + head[0].length;
+    controller.enqueue(encoder.encode(text.slice(0, at) + script + text.slice(at)));
+    placed = true;
+    held = '';
+  };
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (placed) return controller.enqueue(chunk);
+        place(controller, held + decoder.decode(chunk, { stream: true }), false);
+      },
+      flush(controller) {
+        if (!placed) place(controller, held + decoder.decode(), true);
+      },
+    }),
+  );
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

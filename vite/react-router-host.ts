@@ -1,0 +1,65 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reactRouter } from '@react-router/dev/vite';
+import type { Plugin, PluginOption } from 'vite';
+
+// React Router's own Vite plugin (framework mode), with what the host changes of it:
+// - an app with no entry.server or entry.client of its own gets the host's (server/render/document.tsx,
+//   client/router/entry.client.tsx) where React Router would give its defaults: the nonce on every
+//   script, the host's deadline, digests for what fails after the shell, and the browser's error
+//   reports. An app that has its own keeps it (docs/upgrading.md says what to call from it);
+// - React Router's own prerender step is left out: the host's (server/prerender.ts) renders the
+//   app's `prerender` paths through the host's middleware, with the checks docs/caching.md lists,
+//   where React Router's runs the bare handler (no session, no database, no checks);
+// - the server build's files keep their entry names (dist/server/index.js is the host's process,
+//   react-router.js React Router's server build beside it), where React Router names every entry
+//   as its one server file.
+
+const require = createRequire(import.meta.url);
+/** React Router's default entries (@react-router/dev's resolveEntryFiles): used when the app has none. */
+const DEFAULTS = join(dirname(require.resolve('@react-router/dev/package.json')), 'dist', 'config', 'defaults');
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const HOST_ENTRY_SERVER = join(ROOT, 'server/render/document.tsx');
+export const HOST_ENTRY_CLIENT = join(ROOT, 'client/router/entry.client.tsx');
+const DEFAULT_ENTRIES: Record<string, string> = {
+  [join(DEFAULTS, 'entry.server.node.tsx')]: HOST_ENTRY_SERVER,
+  [join(DEFAULTS, 'entry.server.web.tsx')]: HOST_ENTRY_SERVER,
+  [join(DEFAULTS, 'entry.client.tsx')]: HOST_ENTRY_CLIENT,
+};
+/** The name of React Router's prerender plugin (@react-router/dev/dist/vite.js, vite/plugins/prerender.ts). */
+const PRERENDER_PLUGIN = 'prerender';
+
+function hostEntries(): Plugin {
+  return {
+    name: 'react-ssr-host:entries',
+    enforce: 'pre',
+    // A module standing in for React Router's default: the host's, re-exported whole.
+    load(id) {
+      const host = DEFAULT_ENTRIES[id.split('?')[0]!];
+      if (host === undefined) return undefined;
+      const from = JSON.stringify(host);
+      return host === HOST_ENTRY_CLIENT ? `import ${from};\n` : `export * from ${from};\nexport { default } from ${from};\n`;
+    },
+  };
+}
+
+function entryNames(): Plugin {
+  return {
+    name: 'react-ssr-host:server-entry-names',
+    config: {
+      order: 'post',
+      handler: () => ({ environments: { ssr: { build: { rollupOptions: { output: { entryFileNames: '[name].js' } } } } } }),
+    },
+  };
+}
+
+/** React Router's plugins, as the host runs them. */
+export async function reactRouterHost(): Promise<PluginOption[]> {
+  const plugins = (await Promise.all([reactRouter()].flat(3))).flat(3) as Plugin[];
+  if (!plugins.some((plugin) => plugin?.name === PRERENDER_PLUGIN)) {
+    // Its name is what leaves it out: if React Router renames it, say so, or it would run beside the host's.
+    throw new Error(`React Router's "${PRERENDER_PLUGIN}" plugin was not found: vite/react-router-host.ts must leave it out by its new name`);
+  }
+  return [hostEntries(), ...plugins.filter((plugin) => plugin?.name !== PRERENDER_PLUGIN), entryNames()];
+}
