@@ -1,7 +1,8 @@
 import { defineConfig } from 'vite';
 import { errorPageStyles } from './vite/error-page-styles.ts';
 import { precompressAssets } from './vite/precompress-assets.ts';
-import { reactRouterHost } from './vite/react-router-host.ts';
+import { appServerInputs, reactRouterHost } from './vite/react-router-host.ts';
+import reactRouterConfig from './react-router.config.ts';
 
 // One build for the app and the host (`npm run build`, `react-router build`): React Router's Vite
 // plugin builds the app from react-router.config.ts (client/ into dist/client, its server build
@@ -18,12 +19,13 @@ export default defineConfig(async () => ({
         sourcemap: true,
         rollupOptions: {
           // The host's process and Sentry's `--import` (docs/sentry.md), the build's last step
-          // (server/prerender.ts), and React Router's server build under a name of its own.
+          // (server/prerender.ts), and the app's: React Router's server build under a name of its
+          // own, and the app's migrations and failure hook (vite/react-router-host.ts).
           input: {
             index: 'server/index.ts',
             instrument: 'server/instrument.ts',
             prerender: 'server/prerender.ts',
-            'react-router': 'virtual:react-router/server-build',
+            ...appServerInputs(import.meta.dirname, reactRouterConfig.appDirectory),
           },
         },
       },

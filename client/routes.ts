@@ -2,6 +2,7 @@
 // Each file is a route module: its component, and what runs on the server (loader, action,
 // middleware), which React Router's build keeps out of the browser's bundle.
 import { index, layout, route, type RouteConfig } from '@react-router/dev/routes';
+import { diagnosticRoutes } from './router/diagnostics/routes.ts';
 
 export default [
   layout('layouts/site.tsx', [
@@ -16,4 +17,6 @@ export default [
   // Resource routes: no page, their loader's or action's Response is the answer.
   route('api/guestbook', 'api/guestbook.ts'),
   route('guestbook/sign-out', 'pages/guestbook/sign-out.ts'),
+  // The host's pages that fail on purpose, with DIAGNOSTICS_TOKEN (docs/errors.md, "Diagnostic routes").
+  ...diagnosticRoutes(import.meta.dirname),
 ] satisfies RouteConfig;

@@ -5,7 +5,6 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import type { ServerBuild } from 'react-router';
 import { createApp, createFailures } from './app.ts';
 import { createRedisStore } from './pages/redis-store.ts';
 import { connectFleet } from './fleet/fleet-connections.ts';
@@ -25,21 +24,25 @@ import { createDrain } from './edge/shutdown.ts';
 import { LINE_LEVEL } from './observe/log-levels.ts';
 import { LISTENING_PREFIX, STOPPED_MESSAGE } from '../shared/log-line.ts';
 import { openAppDatabase } from './writes/database.ts';
-import { migrations } from '../client/migrations.server.ts';
+import { loadAppBuild } from './assets/app-build.ts';
+import reactRouterConfig from '../react-router.config.ts';
 import { loadFailureHook } from './failures/failure-hook.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
 const projectRoot = () => projectRootOf(import.meta.url);
 
+/** The app build this process serves: the one beside it (dist/), or APP_BUILD's. */
+const appBuildDir = (config: Config) => config.appBuild ?? join(projectRoot(), 'dist');
+
 /** The built server's identity (assets/build-identity.ts); development: 'dev'. */
 function serverBuildOf(config: Config): string {
-  return config.isProduction ? serverBuild(projectRoot()) : 'dev';
+  return config.isProduction ? serverBuild(join(projectRoot(), 'dist'), appBuildDir(config)) : 'dev';
 }
 
 /** The pages `npm run build` prerendered, when this is that build (docs/caching.md); development never serves them. */
 function prerenderedPages(config: Config, release: { client: string; server: string }, logger: Logger) {
   if (!config.isProduction) return undefined;
-  const dir = join(projectRoot(), PRERENDER_DIR);
+  const dir = join(appBuildDir(config), PRERENDER_DIR);
   const manifest = readPrerendered(dir, release, logger);
   return manifest && { dir, manifest };
 }
@@ -47,10 +50,10 @@ function prerenderedPages(config: Config, release: { client: string; server: str
 /** `fixStack`: production's source mapper (dist's .map files); dev maps stacks through Vite instead. */
 async function createFrontend(config: Config, logger: Logger, fixStack: (error: unknown) => void): Promise<Frontend> {
   const root = projectRoot();
-  if (!config.isProduction) return createDevFrontend(root, config.host, config.hmrPort);
-  // React Router's server build, built beside this file (vite.config.ts): only a build has it.
-  const serverBuild = (await import('virtual:react-router/server-build')) as ServerBuild;
-  const clientDir = join(root, 'dist/client');
+  if (!config.isProduction) return createDevFrontend(root, config.host, config.hmrPort, reactRouterConfig.appDirectory);
+  // The app built beside this file (vite.config.ts), or the one APP_BUILD names.
+  const app = await loadAppBuild(appBuildDir(config));
+  const { clientDir } = app;
   if (config.sharedAssetsDir !== undefined) {
     try {
       const copied = publishAssets(join(clientDir, 'assets'), config.sharedAssetsDir);
@@ -64,7 +67,7 @@ async function createFrontend(config: Config, logger: Logger, fixStack: (error: 
       process.exit(1);
     }
   }
-  return createProdFrontend(clientDir, serverBuild, config.sharedAssetsDir, fixStack);
+  return createProdFrontend(app, config.sharedAssetsDir, fixStack);
 }
 
 /** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
@@ -131,7 +134,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config, undefined, metrics);
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
   const { fixStack } = createSourceMapper();
-  const appHook = await loadFailureHook(logger, 'client/instrumentation.server.ts', () => import('../client/instrumentation.server.ts'));
+  // The app first: its failure hook and migrations are its own (server/assets/app-build.ts).
+  const frontend = await createFrontend(config, logger, fixStack);
+  const appHook = await loadFailureHook(logger, "the app's instrumentation.server.ts", () => Promise.resolve(frontend.instrumentation));
   // The fleet's shared state (REDIS_URL) and stored pages (CACHE_REDIS_URL), each on a Redis of
   // its own (server/fleet/fleet-connections.ts); without them each process keeps its own.
   const fleet = connectFleet(config.cache, logger, metrics);
@@ -161,8 +166,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const db = await openAppDatabase(config.databasePath, migrations, logger);
-  const frontend = await createFrontend(config, logger, fixStack);
+  const db = await openAppDatabase(config.databasePath, frontend.migrations, logger);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   metrics?.trackReadiness(drain.isShuttingDown);
   // Trace ids on log lines only with tracing on: without a sample rate Sentry makes no spans.

@@ -6,7 +6,6 @@
 // dist/prerendered with a manifest the server reads at start-up. Any failure is one line on stderr
 // (route, path, digest, source line) and exit 1: the build fails.
 import { randomBytes } from 'node:crypto';
-import type { ServerBuild } from 'react-router';
 import type { PageRenderer } from './render/page-renderer.ts';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -28,7 +27,7 @@ import { clearPrerendered, writePrerendered } from './pages/prerender-output.ts'
 import { prerenderingRenderer } from './pages/prerender-renderer.ts';
 import { prerenderAll } from './pages/prerender-run.ts';
 import { createRouteTable } from './render/route-table.ts';
-import { migrations } from '../client/migrations.server.ts';
+import { loadAppBuild } from './assets/app-build.ts';
 
 /** A failure's message in the build's line: enough to recognise it; the digest finds the rest. */
 const MAX_MESSAGE_CHARS = 200;
@@ -81,13 +80,19 @@ async function main(): Promise<number> {
   };
   // The build this file is part of (dist/server/prerender.js), wherever it was built, and React Router's beside it.
   const root = projectRootOf(import.meta.url);
-  const build = (await import('virtual:react-router/server-build')) as ServerBuild;
-  const frontend = createProdFrontend(join(root, 'dist/client'), build, undefined, fixStack);
-  const { db } = openDatabase(config.databasePath, migrations);
-  const app = createApp(config, { logger, frontend, db, failures: processFailures, wrapRenderer: prerendering });
-  const server = createHttpServer(app, undefined, logger);
+  // The app built with it, or APP_BUILD's (a test's fixture app: tests/support/build-once.ts).
+  const appDir = config.appBuild ?? join(root, 'dist');
+  const app = await loadAppBuild(appDir);
+  const build = app.serverBuild;
+  const frontend = createProdFrontend(app, undefined, fixStack);
+  const { db } = openDatabase(config.databasePath, app.migrations);
+  const server = createHttpServer(
+    createApp(config, { logger, frontend, db, failures: processFailures, wrapRenderer: prerendering }),
+    undefined,
+    logger,
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const dir = join(root, PRERENDER_DIR);
+  const dir = join(appDir, PRERENDER_DIR);
   try {
     const table = createRouteTable(build);
     const { pages, problems } = await prerenderAll({
@@ -106,7 +111,12 @@ async function main(): Promise<number> {
       for (const problem of problems) console.error(`prerender failed: ${problem}`);
       return 1;
     }
-    const manifest = await writePrerendered(dir, { client: frontend.build, server: serverBuildOf(root) }, pages, nonce);
+    const manifest = await writePrerendered(
+      dir,
+      { client: frontend.build, server: serverBuildOf(join(root, 'dist'), appDir) },
+      pages,
+      nonce,
+    );
     const answers = Object.values(manifest.pages).reduce((sum, page) => sum + 1 + Object.keys(page.data).length, 0);
     const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
     console.log(`prerendered ${pages.length} pages (${answers} documents and navigation data) into ${PRERENDER_DIR} in ${seconds} s`);

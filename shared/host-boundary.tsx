@@ -80,7 +80,9 @@ export function HostErrorBoundary({ inline = false }: { inline?: boolean }) {
   const hostname = useHostname();
   if (failure.status === 404) return <ErrorPage side="http" status={404} message={NOT_FOUND_MESSAGE} inline={inline} />;
   if (failure.digest === undefined) {
-    return <ErrorPage side="http" status={failure.status} message={failure.message ?? 'The request could not be completed.'} inline={inline} />;
+    return (
+      <ErrorPage side="http" status={failure.status} message={failure.message ?? 'The request could not be completed.'} inline={inline} />
+    );
   }
   const side = failure.client ? 'client' : 'server';
   return <ErrorPage side={side} hostname={hostname} digest={failure.digest} inline={inline} />;

@@ -2,6 +2,7 @@ import { createContext, type RouterContextProvider } from 'react-router';
 import type { Logger } from 'pino';
 import type { Database } from './database.ts';
 import type { HostSession } from './session-data.ts';
+import type { BodyLimits } from './body-limits.ts';
 
 // What the host gives every middleware, loader and action of the app, through React Router's own
 // context (https://reactrouter.com/api/utils/createContext): `context.get(hostContext)`.
@@ -36,6 +37,10 @@ export interface HostContext {
   limit(name: string, rule: LimitRule): Promise<number | undefined>;
   /** Drops stored pages, on every replica; resolves with how many (docs/caching.md, "Dropping entries"). */
   revalidate(target: RevalidateTarget): Promise<number>;
+  /** The limits this request's body was held to: its route's `bodyLimits`, else the host's (docs/forms.md). */
+  bodyLimits: BodyLimits;
+  /** Whether this request may see the host's diagnostic routes (DIAGNOSTICS_TOKEN configured and sent: client/router/diagnostics/). */
+  diagnostics: boolean;
 }
 
 /**

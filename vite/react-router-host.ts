@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reactRouter } from '@react-router/dev/vite';
 import type { Plugin, PluginOption } from 'vite';
+import { APP_MODULES } from '../server/assets/app-modules.ts';
 
 // React Router's own Vite plugin (framework mode), with what the host changes of it:
 // - an app with no entry.server or entry.client of its own gets the host's (server/render/document.tsx,
@@ -54,12 +56,27 @@ function entryNames(): Plugin {
   };
 }
 
+/** React Router's server build, as its Vite plugin names the module. */
+const SERVER_BUILD = 'virtual:react-router/server-build';
+
+/** The server build's entries of an app whose app directory is `appDirectory` (relative to the project `root`). */
+export function appServerInputs(root: string, appDirectory: string): Record<string, string> {
+  const inputs: Record<string, string> = { 'react-router': SERVER_BUILD };
+  for (const [name, file] of Object.entries(APP_MODULES)) {
+    const path = resolve(root, appDirectory, file);
+    if (existsSync(path)) inputs[name] = path;
+  }
+  return inputs;
+}
+
 /** React Router's plugins, as the host runs them. */
 export async function reactRouterHost(): Promise<PluginOption[]> {
   const plugins = (await Promise.all([reactRouter()].flat(3))).flat(3) as Plugin[];
   if (!plugins.some((plugin) => plugin?.name === PRERENDER_PLUGIN)) {
     // Its name is what leaves it out: if React Router renames it, say so, or it would run beside the host's.
-    throw new Error(`React Router's "${PRERENDER_PLUGIN}" plugin was not found: vite/react-router-host.ts must leave it out by its new name`);
+    throw new Error(
+      `React Router's "${PRERENDER_PLUGIN}" plugin was not found: vite/react-router-host.ts must leave it out by its new name`,
+    );
   }
   return [hostEntries(), ...plugins.filter((plugin) => plugin?.name !== PRERENDER_PLUGIN), entryNames()];
 }

@@ -13,7 +13,10 @@ const FEATURES = [
 ];
 
 export function meta() {
-  return [{ title: 'react-ssr-host' }, { name: 'description', content: 'A streamed, server-rendered React 19 page that hydrates in your browser.' }];
+  return [
+    { title: 'react-ssr-host' },
+    { name: 'description', content: 'A streamed, server-rendered React 19 page that hydrates in your browser.' },
+  ];
 }
 
 export function loader({ request }: Route.LoaderArgs) {

@@ -17,9 +17,13 @@ export function projectRootOf(entryUrl: string): string {
   return here.endsWith(join('dist', 'server')) ? resolve(here, '../..') : resolve(here, '..');
 }
 
-/** The built server's own files under `root`, hashed: an identity that a loader-only change alters. */
-export function serverBuildOf(root: string): string {
+/**
+ * The built server's identity: the host's process (`hostDir`'s server/index.js) and the app's
+ * server build it serves (`appDir`'s server/react-router.js), hashed: an identity that a
+ * loader-only change alters.
+ */
+export function serverBuildOf(hostDir: string, appDir: string): string {
   const hash = createHash('sha256');
-  for (const file of ['index.js', 'react-router.js']) hash.update(readFileSync(join(root, 'dist/server', file)));
+  for (const file of [join(hostDir, 'server/index.js'), join(appDir, 'server/react-router.js')]) hash.update(readFileSync(file));
   return hash.digest('base64url').slice(0, 16);
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type RequestHandler } from 'express';
 import type { ServerBuild } from 'react-router';
@@ -7,6 +8,9 @@ import { servePublicFiles } from './public-files.ts';
 import { closeHmr, listenForHmr } from './hmr-listener.ts';
 import { serveSharedAssets } from './shared-assets.ts';
 import { ASSETS_ROUTE } from '../observe/route-label.ts';
+import type { Migration } from '../../shared/database.ts';
+import type { AppBuild } from './app-build.ts';
+import { APP_MODULES } from './app-modules.ts';
 
 // The one place where dev and production differ: where the client's files come from and how
 // the app's build (React Router's ServerBuild) is loaded. Dev-only packages (vite) are imported dynamically.
@@ -14,6 +18,9 @@ import { ASSETS_ROUTE } from '../observe/route-label.ts';
 export interface Frontend {
   /** Serves the client's files: Vite's dev middleware, or the built assets. */
   readonly middleware: RequestHandler;
+  /** The app's migrations (docs/data.md) and its instrumentation module (its failure hook), as the app has them. */
+  readonly migrations: readonly Migration[];
+  readonly instrumentation: unknown;
   /** Names the release: React Router's version of the client build's manifest (a hash of it), `dev` in development. */
   readonly build: string;
   /** The app's build: the one built, or in development the latest edit's. */
@@ -42,8 +49,7 @@ const ASSETS = '/assets';
  * `sharedAssetsDir`, assets this build lacks are served from there (see shared-assets.ts).
  */
 export function createProdFrontend(
-  clientDir: string,
-  serverBuild: ServerBuild,
+  { clientDir, serverBuild, migrations, instrumentation }: AppBuild,
   sharedAssetsDir?: string,
   fixStack: (error: unknown) => void = createSourceMapper().fixStack,
 ): Frontend {
@@ -71,6 +77,8 @@ export function createProdFrontend(
   };
   return {
     middleware,
+    migrations,
+    instrumentation,
     build: serverBuild.assets.version,
     loadBuild: () => Promise.resolve(serverBuild),
     fixStack,
@@ -84,7 +92,7 @@ export function createProdFrontend(
  * action revalidates the open page's data (React Router's own hot data revalidation). Vite's
  * module runner maps stacks to the sources as errors are made.
  */
-export async function createDevFrontend(root: string, host: string, hmrPort: number): Promise<Frontend> {
+export async function createDevFrontend(root: string, host: string, hmrPort: number, appDirectory: string): Promise<Frontend> {
   const { createServer } = await import('vite');
   // HMR listens on a WebSocket port of its own (HMR_PORT: two dev servers need two), at the
   // app's own address (hmr-listener.ts). Vite attaches to that server and tells the browser the port.
@@ -97,8 +105,16 @@ export async function createDevFrontend(root: string, host: string, hmrPort: num
     await closeHmr(hmr);
     throw error;
   });
+  // The app's own server modules, as the build takes them (vite/react-router-host.ts), loaded through Vite as the app is.
+  const appModule = (file: string) => {
+    const path = join(root, appDirectory, file);
+    return existsSync(path) ? vite.ssrLoadModule(path) : Promise.resolve(undefined);
+  };
+  const [migrationsModule, instrumentation] = await Promise.all(Object.values(APP_MODULES).map(appModule));
   return {
     middleware: vite.middlewares as unknown as RequestHandler,
+    migrations: (migrationsModule as { migrations?: readonly Migration[] } | undefined)?.migrations ?? [],
+    instrumentation,
     build: 'dev',
     loadBuild: () => vite.ssrLoadModule(SERVER_BUILD) as Promise<ServerBuild>,
     close: () => vite.close().finally(() => closeHmr(hmr)),

@@ -1,26 +1,11 @@
+import type { BodyLimits } from '../../shared/body-limits.ts';
 import { ConfigError, integer, type Env } from './config-values.ts';
 
 // The limits of an action's body (docs/forms.md, "Body limits"): the defaults, from the
 // environment at boot, and a route's own (its server module's `bodyLimits` export), each within
 // the host's ceiling. server/writes/request-body.ts holds a body to them.
 
-/**
- * The limits a write's body is held to: the host's defaults, or the route's own where its module
- * exports `bodyLimits`.
- */
-export interface BodyLimits {
-  /** A multipart body, files included: over it, 413 before a byte more is read. */
-  maxBytes: number;
-  /** A urlencoded form or a JSON document: over it, 413 the same way. */
-  maxTextBytes: number;
-  /** One file: a larger one reaches the action, marked too large by the host's form parser. */
-  maxFileBytes: number;
-  maxFiles: number;
-  /** Text fields in one form (urlencoded pairs or multipart fields). */
-  maxFields: number;
-  /** One multipart text field. */
-  maxFieldBytes: number;
-}
+export type { BodyLimits };
 
 /** The defaults, each a variable of the environment (docs/configuration.md). */
 export const DEFAULT_BODY_LIMITS: BodyLimits = Object.freeze({

@@ -151,6 +151,12 @@ export interface Config {
   readonly failureHookTimeoutMs: number;
   /** A directory every replica adds its assets to and serves from (see shared-assets.ts). */
   readonly sharedAssetsDir: string | undefined;
+  /**
+   * Production: the folder of the app build to serve (its client/ and server/, as `npm run build`
+   * writes dist/), instead of the one beside the host's process: one host build serving another
+   * app's build (the tests' fixture apps do: tests/apps/). Unset: dist/.
+   */
+  readonly appBuild: string | undefined;
   /** Port of the separate /metrics server; undefined: no metrics at all. */
   readonly metricsPort: number | undefined;
   /** Address the /metrics server listens on: loopback unless METRICS_HOST says otherwise. */
@@ -239,6 +245,7 @@ export function loadConfig(env: Env): Config {
     failureHookTimeoutMs: integer(env, 'FAILURE_HOOK_TIMEOUT_MS', DEFAULT_FAILURE_HOOK_TIMEOUT_MS, 1, 60_000),
     logRequestHeaders: headerNames(env, 'LOG_REQUEST_HEADERS'),
     sharedAssetsDir: absolutePath(env, 'SHARED_ASSETS_DIR'),
+    appBuild: absolutePath(env, 'APP_BUILD'),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
     metricsHost: listenAddress(env, 'METRICS_HOST', '127.0.0.1'),
     databasePath: databasePath(env, 'DATABASE_PATH', DEFAULT_DATABASE_PATH),

@@ -25,11 +25,7 @@ const MAX_TEMPLATES = 64;
 export const ERROR_PAGE_TIMEOUT_MS = 1_000;
 
 /** The complete HTML of a render, once everything is ready; rejects on an error or the timeout. */
-export function renderToText(
-  props: ServerErrorPageProps,
-  nonce: string,
-  timeoutMs = ERROR_PAGE_TIMEOUT_MS,
-): Promise<string> {
+export function renderToText(props: ServerErrorPageProps, nonce: string, timeoutMs = ERROR_PAGE_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let html = '';
     // Set once the stream exists (a render that throws at once must leave no timer behind);

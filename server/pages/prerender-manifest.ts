@@ -11,7 +11,8 @@ import { LINE_LEVEL } from '../observe/log-levels.ts';
 // start-up, and only a manifest of its own build: another build's pages name other assets.
 
 /** Under dist/: its own folder, never dist/client (whose files are public: server/assets/public-files.ts). */
-export const PRERENDER_DIR = 'dist/prerendered';
+/** In a build's folder (dist/, or APP_BUILD's), beside its client/ and server/. */
+export const PRERENDER_DIR = 'prerendered';
 export const MANIFEST_FILE = 'manifest.json';
 const MANIFEST_VERSION = 1;
 

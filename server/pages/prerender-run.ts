@@ -9,7 +9,8 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 /** Renders at once: loaders that wait (the guide's streamed section) overlap; more would only contend for the build's cores. */
 const CONCURRENCY = 4;
 /** Headers of an answer that are this one request's, never a prerendered file's (those are the host's per answer). */
-const PER_ANSWER = /^(set-cookie|content-security-policy|content-security-policy-report-only|x-request-id|date|connection|keep-alive|transfer-encoding|content-length|vary)$/i;
+const PER_ANSWER =
+  /^(set-cookie|content-security-policy|content-security-policy-report-only|x-request-id|date|connection|keep-alive|transfer-encoding|content-length|vary)$/i;
 
 export interface Fetched {
   status: number;
@@ -83,7 +84,7 @@ function problemOf(deps: PrerenderRunDeps, answer: Fetched, requestId: string): 
 function ownHeaders(headers: IncomingHttpHeaders): Headers {
   const own = new Headers();
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || PER_ANSWER.test(name) || name.startsWith('x-') && name !== 'x-remix-response') continue;
+    if (value === undefined || PER_ANSWER.test(name) || (name.startsWith('x-') && name !== 'x-remix-response')) continue;
     own.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   return own;

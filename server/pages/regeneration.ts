@@ -60,6 +60,8 @@ export function createRegeneration(deps: RegenerationDeps) {
           bot: isBot(req.get('user-agent')),
           kind: 'revalidation',
           headerReads,
+          bodyLimits: deps.config.body,
+          diagnostics: false,
         },
         matched.leaf.id,
       );

@@ -44,9 +44,11 @@ export default function handleRequest(
         ...(render?.bot || routerContext.isSpaMode ? { onAllReady: ready } : { onShellReady: ready }),
         onShellError: reject,
         onError(error) {
-          // Before the shell, the failure is the whole answer's (./host-build.ts records it); after, a section's.
-          if (!shellRendered || render === undefined) return void (status = 500);
-          return render.record(error, 'render').pageDigest;
+          // Before the answer starts (the shell, or a crawler's whole page), it is the answer's status too.
+          if (!shellRendered) status = 500;
+          // Recorded once (the shell's failure is met again by ./host-build.ts, the same value);
+          // React writes the digest and its proof into the page for the browser.
+          return render?.record(error, 'render').pageDigest;
         },
       },
     );

@@ -83,7 +83,8 @@ function wrapHandler(handler: Handler): Handler {
     const render = renderOf(args.context as never);
     if (render === undefined) return handler.call(this, args, ...rest);
     const request = (args as { request?: Request }).request;
-    const seen = render.headerReads !== undefined && request !== undefined ? { ...args, request: watchedRequest(request, render.headerReads) } : args;
+    const seen =
+      render.headerReads !== undefined && request !== undefined ? { ...args, request: watchedRequest(request, render.headerReads) } : args;
     let value: unknown;
     let threw = false;
     try {
@@ -114,18 +115,35 @@ function hostRoutes(routes: ServerBuild['routes']): ServerBuild['routes'] {
   for (const [id, route] of Object.entries(routes)) {
     if (route === undefined) continue;
     const module = { ...route.module } as Record<string, unknown>;
-    for (const name of ['loader', 'action'] as const) if (typeof module[name] === 'function') module[name] = wrapHandler(module[name] as Handler);
+    for (const name of ['loader', 'action'] as const)
+      if (typeof module[name] === 'function') module[name] = wrapHandler(module[name] as Handler);
     if (Array.isArray(module.middleware)) module.middleware = (module.middleware as Handler[]).map(wrapHandler);
     wrapped[id] = { ...route, module: module as unknown as typeof route.module };
   }
   return wrapped;
 }
 
+/**
+ * What the handler answers in place of a page that only React Router's own root boundary could
+ * show (the app's root route has no ErrorBoundary): the host's full error page, with the seed's
+ * texts, from the terminal middleware (./page-renderer.ts throws it there).
+ */
+const UNHANDLED_HEADER = 'x-react-ssr-host-unhandled';
+const unhandledAnswer = () => new Response(null, { status: 500, headers: { [UNHANDLED_HEADER]: '1' } });
+/** Whether React Router answered with the host's marker (whatever middleware did around it, the header stays). */
+export const isUnhandled = (response: Response) => response.headers.has(UNHANDLED_HEADER);
+
 /** The app's entry (its own, or the host's: server/render/document.tsx), with the host around it. */
-function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number): ServerEntryModule {
+function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBoundary: boolean): ServerEntryModule {
   const handleRequest: ServerEntryModule['default'] = async (request, status, headers, routerContext, loadContext) => {
     const render = renderOf(loadContext);
     if (render === undefined) return entry.default(request, status, headers, routerContext, loadContext);
+    const rootFailure = routerContext.staticHandlerContext.errors?.root;
+    if (rootFailure !== undefined && !rootBoundary) {
+      // The value first recorded (the terminal middleware meets it again and records nothing more).
+      render.unhandled ??= render.failure ?? rootFailure;
+      return unhandledAnswer();
+    }
     let response: Response;
     try {
       response = await entry.default(request, status, headers, routerContext, loadContext);
@@ -155,7 +173,8 @@ const composed = new WeakMap<ServerBuild, ServerBuild>();
 export function hostBuild(build: ServerBuild, streamTimeoutMs: number): ServerBuild {
   let made = composed.get(build);
   if (made === undefined) {
-    made = { ...build, routes: hostRoutes(build.routes), entry: { module: hostEntry(build.entry.module, streamTimeoutMs) } };
+    const rootBoundary = typeof (build.routes.root?.module as { ErrorBoundary?: unknown } | undefined)?.ErrorBoundary === 'function';
+    made = { ...build, routes: hostRoutes(build.routes), entry: { module: hostEntry(build.entry.module, streamTimeoutMs, rootBoundary) } };
     composed.set(build, made);
   }
   return made;

@@ -6,11 +6,13 @@ import type { FailureRecorder, Recorded } from '../failures/recorder.ts';
 import { ClientAbortError, CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from '../failures/errors.ts';
 import { devDetail, isInstance } from '../failures/thrown-value.ts';
 import type { HostSession } from '../../shared/session-data.ts';
+import type { BodyLimits } from '../../shared/body-limits.ts';
 import type { BrowserSentryConfig, TraceMeta } from '../../shared/runtime.ts';
 import type { PageValues } from '../pages/page-template.ts';
-import { hostBuild } from './host-build.ts';
+import { hostBuild, isUnhandled } from './host-build.ts';
 import { requestContext, type RequestContextDeps } from './request-context.ts';
 import type { Deadline } from './request-deadline.ts';
+import type { RenderContext } from './render-context.ts';
 import { isSameOriginTarget } from './redirect-target.ts';
 import { runtimeScript } from './runtime-script.ts';
 import { createRouteTable, type RouteTable } from './route-table.ts';
@@ -49,6 +51,10 @@ export interface RenderRequest {
   kind?: FailureKind;
   /** Filled with the names of the request headers its loaders read, when given (a page that may be stored). */
   headerReads?: Set<string>;
+  /** The limits its body was held to (a read: the host's), for the app's parseFormData. */
+  bodyLimits: BodyLimits;
+  /** Whether it may see the diagnostic routes. */
+  diagnostics: boolean;
 }
 
 function browserSentry(config: Config): BrowserSentryConfig | undefined {
@@ -95,13 +101,17 @@ export function createPageRenderer(deps: RendererDeps) {
     async render(request: RenderRequest, routeId: string | undefined): Promise<Response> {
       const { handle } = await prepare();
       const { req, res, values, url, deadline } = request;
-      const record = recorderFor(request);
-      const render = {
+      const recordFailure = recorderFor(request);
+      const render: RenderContext = {
         nonce: values.nonce,
         hostname: values.hostname,
         deadline,
         bot: request.bot,
-        record,
+        record(error, where) {
+          const recorded = recordFailure(error, where);
+          if (recorded.status >= 400) render.failure ??= error;
+          return recorded;
+        },
         refusedRedirect: (location: string) =>
           isSameOriginTarget(location, url.origin) ? undefined : new CrossOriginRedirectError(location),
         runtimeScript: runtimeScript(
@@ -110,13 +120,25 @@ export function createPageRenderer(deps: RendererDeps) {
         ),
         headerReads: request.headerReads,
       };
-      const fetchRequest = new Request(url, { method: request.method, headers: request.headers, body: request.body, signal: deadline.signal });
-      const context = requestContext(deps, req, request.session, render, values.requestId);
-      return untilRendered(handle(fetchRequest, context), deadline, () => {
+      const fetchRequest = new Request(url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal: deadline.signal,
+      });
+      const context = requestContext(deps, req, request.session, render, {
+        id: values.requestId,
+        bodyLimits: request.bodyLimits,
+        diagnostics: request.diagnostics,
+      });
+      const response = await untilRendered(handle(fetchRequest, context), deadline, () => {
         const timeout = new LoaderTimeoutError(routeId ?? 'unmatched', config.streamTimeoutMs);
-        record(timeout, 'loader');
+        render.record(timeout, 'loader');
         return timeout;
       });
+      // A failure only React Router's own root boundary would show: the host's page (server/render/host-build.ts).
+      if (isUnhandled(response)) throw render.unhandled;
+      return response;
     },
 
     /** What the browser is told of this answer, beside its nonce. */

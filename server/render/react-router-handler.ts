@@ -11,7 +11,9 @@ import type { StoredPages } from '../pages/stored-pages.ts';
 import { redirectedToSpelling } from './canonical-spelling.ts';
 import type { PageRenderer } from './page-renderer.ts';
 import { requestDeadline } from './request-deadline.ts';
-import { READ_METHODS, type Matched } from './route-table.ts';
+import { READ_METHODS } from './route-table.ts';
+import type { BodyLimits } from '../config/body-limits.ts';
+import { diagnosticsAllowed } from '../pages/diagnostics.ts';
 
 // The one handler every page, navigation's data, resource route and form post goes through: the
 // host's Express glue around React Router's own request handler (its custom-server shape:
@@ -56,9 +58,8 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
   const { config, renderer } = deps;
 
   /** The body of a write, held to its route's limits before a byte more is read; a read has none. */
-  async function bodyOf(req: ExpressRequest, matched: Matched | undefined): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  async function bodyOf(req: ExpressRequest, limits: BodyLimits): Promise<Uint8Array<ArrayBuffer> | undefined> {
     if (READ_METHODS.includes(req.method)) return undefined;
-    const limits = routeBodyLimits(config.body, matched?.target.module.bodyLimits, matched?.target.id ?? 'unmatched');
     return (await readRequestBody(req, config.bodyTimeoutMs, limits)).bytes;
   }
 
@@ -72,10 +73,12 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       res.locals.route = `${matched.resource ? 'resource' : forData ? 'data' : 'page'}:${matched.leaf.id}`;
       if (matched.resource) res.locals.api = true;
       if (reads && !matched.resource && redirectedToSpelling(res, matched.spelling(), forData)) return;
-      if (!matched.methods.includes(req.method) && !(forData && reads)) return next(methodNotAllowed(req.method, matched.methods.join(', ')));
+      if (!matched.methods.includes(req.method) && !(forData && reads))
+        return next(methodNotAllowed(req.method, matched.methods.join(', ')));
     }
     if (PREFETCH.test(`${req.get('purpose') ?? ''} ${req.get('sec-purpose') ?? ''}`)) res.locals.prefetch = true;
-    const body = await bodyOf(req, matched);
+    const bodyLimits = routeBodyLimits(config.body, matched?.target.module.bodyLimits, matched?.target.id ?? 'unmatched');
+    const body = await bodyOf(req, bodyLimits);
     const deadline = requestDeadline(res, config.streamTimeoutMs);
     const session = await deps.sessions.read(req.headers.cookie, requestIsSecure(config, res));
     const values = {
@@ -85,7 +88,10 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       trace: renderer.traceMeta(),
     };
     // A read of a page whose route asks to be stored: rendered as a template (server/pages/page-template.ts).
-    const storing = reads && matched !== undefined && !matched.resource ? deps.pages?.storing(req, res, matched.leaf.id, matched.leaf.module.cache, values) : undefined;
+    const storing =
+      reads && matched !== undefined && !matched.resource
+        ? deps.pages?.storing(req, res, matched.leaf.id, matched.leaf.module.cache, values)
+        : undefined;
     const url = new URL(`${path}${query}`, requestOrigin(config, res));
     const request = {
       req,
@@ -99,6 +105,8 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       values: storing?.markers ?? values,
       bot: isBot(req.get('user-agent')),
       headerReads: storing?.headerReads,
+      bodyLimits,
+      diagnostics: diagnosticsAllowed(config, req),
     };
     const response = await renderer.render(request, matched?.leaf.id);
     const cookie = await deps.sessions.commit(session);

@@ -24,6 +24,13 @@ export interface RenderContext {
   runtimeScript: string;
   /** Where the names of the request headers the app's loaders read go, for a page that may be stored (server/pages/cache-capture.ts). */
   headerReads?: Set<string>;
+  /**
+   * The failure the page would show in React Router's own root boundary, set when the app's root
+   * route has none (./host-build.ts): the host answers it with its own error page instead.
+   */
+  unhandled?: unknown;
+  /** The first failure recorded for this request, as it was thrown (what the terminal middleware meets again, recorded once). */
+  failure?: unknown;
 }
 
 /**

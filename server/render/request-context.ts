@@ -4,6 +4,7 @@ import { RouterContextProvider } from 'react-router';
 import { hostContext, type HostContext, type RevalidateTarget } from '../../shared/host-context.ts';
 import type { Database } from '../../shared/database.ts';
 import type { HostSession } from '../../shared/session-data.ts';
+import type { BodyLimits } from '../../shared/body-limits.ts';
 import { checkTarget } from '../pages/cache-policy.ts';
 import type { Invalidated } from '../pages/cache-store.ts';
 import { clientKey, type ClientLimits } from '../writes/client-limits.ts';
@@ -21,18 +22,26 @@ export interface RequestContextDeps {
   revalidate?: (target: RevalidateTarget) => Promise<Invalidated>;
 }
 
-/** `id`: the request id loaders see, or a stored page's marker for it (server/pages/page-template.ts). */
+/** What the request brings beside the session: its id as loaders see it (a stored page's marker for it, server/pages/page-template.ts), its body's limits, its diagnostics. */
+export interface RequestFacts {
+  id: string;
+  bodyLimits: BodyLimits;
+  diagnostics: boolean;
+}
+
 export function requestContext(
   deps: RequestContextDeps,
   req: Request,
   session: HostSession,
   render: RenderContext,
-  id: string,
+  { id, bodyLimits, diagnostics }: RequestFacts,
 ): RouterContextProvider {
   let log: Logger | undefined;
   const host: HostContext = {
     session,
     id,
+    bodyLimits,
+    diagnostics,
     db: deps.db,
     limit: (name, rule) => deps.limits.take(name, clientKey(req), rule),
     revalidate(target) {

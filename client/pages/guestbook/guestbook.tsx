@@ -13,7 +13,10 @@ import guestbookStyles from './guestbook.css?url';
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: guestbookStyles }];
 
 export function meta() {
-  return [{ title: 'Guestbook · react-ssr-host' }, { name: 'description', content: 'Sign the guestbook: a form that works with and without JavaScript.' }];
+  return [
+    { title: 'Guestbook · react-ssr-host' },
+    { name: 'description', content: 'Sign the guestbook: a form that works with and without JavaScript.' },
+  ];
 }
 
 /** What the action reads: a form, as a browser posts it. */
@@ -58,7 +61,8 @@ function problems(name: string, message: string): Problems | undefined {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const host = hostOf(context);
-  if (!FORM_TYPES.test(request.headers.get('content-type') ?? '')) throw data('The guestbook takes a form, not this type of body.', { status: 400 });
+  if (!FORM_TYPES.test(request.headers.get('content-type') ?? ''))
+    throw data('The guestbook takes a form, not this type of body.', { status: 400 });
   const form = await request.formData();
   const name = field(form, 'name');
   const message = field(form, 'message');
@@ -135,7 +139,9 @@ export default function Guestbook({ loaderData, actionData: result }: Route.Comp
     <>
       <h1>Guestbook</h1>
       <p>
-        <Link prefetch="intent" to="/guestbook/mine">Your entries</Link>
+        <Link prefetch="intent" to="/guestbook/mine">
+          Your entries
+        </Link>
       </p>
       {thanks !== undefined && <p role="status" className="flash" data-testid="flash">{`Thanks, ${thanks}`}</p>}
       {/* A new entry empties the form: its key is the list's length. */}

@@ -1,0 +1,16 @@
+import { abortableDelay } from '../../../shared/host.ts';
+import type { LoaderFunctionArgs } from 'react-router';
+import { delayParam } from './delay.ts';
+import type { Route } from './+types/slow-loader';
+import { LoaderMessage } from './loader-message.tsx';
+
+/** Holds the whole page for `ms`: a navigation to it shows what a slow loader does. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const ms = delayParam(request, 1000);
+  await abortableDelay(ms, request.signal);
+  return { message: `The loader took ${ms} ms.` };
+}
+
+export default function SlowLoader({ loaderData }: Route.ComponentProps) {
+  return <LoaderMessage message={loaderData.message} />;
+}

@@ -1,0 +1,5 @@
+import { createContext } from 'react-router';
+
+/** What the guarded routes' loaders ran (./routes/guarded-layout.tsx, ./routes/guarded.tsx), and the visitor the guard let in. */
+export const calls = { layout: 0, page: 0 };
+export const visitor = createContext<string>();

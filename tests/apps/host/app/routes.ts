@@ -1,0 +1,22 @@
+import { index, layout, route, type RouteConfig } from '@react-router/dev/routes';
+import { diagnosticRoutes } from '../../../../client/router/diagnostics/routes.ts';
+
+// Each route stands for something the host must do for any app (tests/apps/host/app/routes/*).
+export default [
+  layout('routes/site.tsx', [
+    index('routes/home.tsx'),
+    route('fixture/:name?', 'routes/fixture.tsx'),
+    route('writes', 'routes/writes.tsx'),
+    route('guarded', 'routes/guarded-layout.tsx', [index('routes/guarded.tsx')]),
+    route('cached', 'routes/cached.tsx'),
+    route('cached/items/:id', 'routes/cached.tsx', { id: 'cached-item' }),
+    route('exports', 'routes/exports.tsx'),
+    route('prerendered/:case', 'routes/prerendered.tsx'),
+    route('board', 'routes/board.tsx'),
+  ]),
+  route('api/writes', 'routes/writes-api.ts'),
+  route('api/writes/limited', 'routes/writes-limited.ts'),
+  route('api/writes/bad-limits', 'routes/writes-bad-limits.ts'),
+  route('catching', 'routes/catching.ts'),
+  ...diagnosticRoutes(import.meta.dirname),
+] satisfies RouteConfig;

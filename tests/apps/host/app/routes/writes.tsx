@@ -1,0 +1,13 @@
+import type { Route } from './+types/writes';
+import { HostErrorBoundary } from '../../../../../shared/host.ts';
+
+// The writes page: what its loader and action returned, and a boundary of its own.
+export { action, loader } from '../writes.server.ts';
+
+export default function Writes({ loaderData, actionData }: Route.ComponentProps) {
+  return <pre data-testid="writes">{JSON.stringify({ loaded: loaderData, acted: actionData })}</pre>;
+}
+
+export function ErrorBoundary() {
+  return <HostErrorBoundary inline />;
+}
