@@ -1,15 +1,10 @@
 import { defineConfig } from 'vitest/config';
-import { routeModuleSources } from './vite.config.ts';
 
 export default defineConfig({
   // Compile JSX as the production build does (react/jsx-runtime, not jsxDEV), to match the
   // production React loaded below.
   oxc: { jsx: { runtime: 'automatic', development: false } },
-  // As in the build: route pages carry their source path, for the preloads of matched routes.
-  plugins: [routeModuleSources()],
   test: {
-    // The error pages inline their stylesheet (`?raw`): the tests must see its real text.
-    css: { include: [/error-page\.css/] },
     include: ['tests/**/*.test.{ts,tsx}'],
     // The container and scale-out tests need a container engine: .ci/run runs them.
     exclude: ['tests/container/**', 'tests/scale-out/**', 'node_modules/**'],

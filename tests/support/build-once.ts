@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../tools/harness/paths.ts';
-import { SYNTHETIC_ROUTES_RECORD } from '../../vite.config.ts';
 
 /**
- * What `npm run build` reads: the sources of its three builds (vite.config.ts and its plugins in vite/, cli/vite.config.ts),
- * the scripts and compiler settings, and the installed packages (npm rewrites
- * node_modules/.package-lock.json on every install, here and in a linked node_modules).
+ * What `npm run build` reads: the sources of its builds (vite.config.ts and its plugins in vite/,
+ * react-router.config.ts, cli/vite.config.ts), the scripts and compiler settings, and the
+ * installed packages (npm rewrites node_modules/.package-lock.json on every install, here and in
+ * a linked node_modules). The tests' apps (tests/apps/) are built by the same host code.
  */
 const BUILD_INPUTS = [
   'client',
@@ -15,46 +15,61 @@ const BUILD_INPUTS = [
   'shared',
   'cli',
   'public',
+  'tests/apps',
   'vite.config.ts',
+  'react-router.config.ts',
   'vite',
   'package.json',
   'package-lock.json',
   'tsconfig.json',
   'node_modules/.package-lock.json',
 ];
+/** The tests' own apps (tests/README.md): each a React Router app built into its build/ folder. */
+export const TEST_APPS_DIR = join(ROOT, 'tests/apps');
+/** A test app's build, as APP_BUILD names it. */
+export const testAppBuild = (name: string): string => join(TEST_APPS_DIR, name, 'build');
 /** What the tests run (as tools/ensure-build.js checks): a build missing one is no build. */
-const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/client/.vite/manifest.json', 'dist/cli/digest.js'];
+const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/server/react-router.js', 'dist/client/.vite/manifest.json', 'dist/cli/digest.js'];
 /** Written by the last test run that built, with the time that build started. */
 const STAMP = 'dist/.built-for-tests';
 
 function newestMtime(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
+  // A test app's own build is output, not input.
+  const names = readdirSync(path).filter((name) => !(name === 'build' && path.startsWith(TEST_APPS_DIR)));
   // A folder's own time changes when a file in it is removed or renamed.
-  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+  return Math.max(stat.mtimeMs, ...names.map((name) => newestMtime(join(path, name))));
 }
 
-/** Whether dist/ holds a benchmark's build with synthetic routes (vite.config.ts records it). */
-function synthetic(): boolean {
-  const record = join(ROOT, 'dist/client', SYNTHETIC_ROUTES_RECORD);
-  return existsSync(record) && (JSON.parse(readFileSync(record, 'utf8')) as { syntheticRoutes: number }).syntheticRoutes !== 0;
+const testApps = () => readdirSync(TEST_APPS_DIR).filter((name) => existsSync(join(TEST_APPS_DIR, name, 'react-router.config.ts')));
+
+/**
+ * A test app, built as `npm run build` builds the demo: React Router's build with the host's Vite
+ * plugins (its vite.config.ts), then the host's prerender step over it (server/prerender.ts, APP_BUILD).
+ */
+function buildTestApp(name: string, env: NodeJS.ProcessEnv): void {
+  const cwd = join(TEST_APPS_DIR, name);
+  const stdio: ['ignore', 'ignore', 'inherit'] = ['ignore', 'ignore', 'inherit'];
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/@react-router/dev/bin.cjs'), 'build'], { cwd, env, stdio });
+  execFileSync(process.execPath, [join(ROOT, 'dist/server/prerender.js')], { cwd, env: { ...env, APP_BUILD: testAppBuild(name) }, stdio });
 }
 
 /**
- * Builds the app unless the last test run's build is newer than everything it was made from:
- * the build is about 5 s of a run in which nothing else can start, and most runs change no
- * source (one test file, or the suite again). Delete dist/ to force a build.
+ * Builds the demo and the tests' apps unless the last test run's build is newer than everything
+ * they were made from: the builds are about 10 s of a run in which nothing else can start, and most
+ * runs change no source (one test file, or the suite again). Delete dist/ to force a build.
  */
 export function buildOnce(): void {
   const stamp = join(ROOT, STAMP);
   const inputs = BUILD_INPUTS.map((path) => join(ROOT, path)).filter((path) => existsSync(path));
-  const complete = [stamp, ...BUILD_OUTPUTS.map((path) => join(ROOT, path))].every((path) => existsSync(path));
-  if (complete && !synthetic() && statSync(stamp).mtimeMs > Math.max(...inputs.map(newestMtime))) return;
+  const outputs = [stamp, ...BUILD_OUTPUTS.map((path) => join(ROOT, path)), ...testApps().map((name) => join(testAppBuild(name), 'server/react-router.js'))];
+  if (outputs.every((path) => existsSync(path)) && statSync(stamp).mtimeMs > Math.max(...inputs.map(newestMtime))) return;
   // The start time, not the end: a source saved while the build runs is newer than the stamp.
   const startedAt = new Date();
-  // The demo's route table, whatever the shell exports: tests never run a benchmark's build.
-  const env = { ...process.env, SYNTHETIC_ROUTES: '' };
+  const env = { ...process.env, NODE_ENV: 'production' };
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  for (const name of testApps()) buildTestApp(name, env);
   writeFileSync(stamp, '');
   utimesSync(stamp, startedAt, startedAt);
 }

@@ -3,25 +3,48 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
 import { afterAll, beforeAll } from 'vitest';
-import * as appRenderer from '../../client/entry-server.tsx';
-import type { Renderer } from '../../shared/page-seam.ts';
 import { createApp, type AppDeps } from '../../server/app.ts';
 import { createDigester } from '../../server/failures/digest.ts';
 import { createErrorHandler } from '../../server/error-pages/error-handler.ts';
 import { createFailureRecorder } from '../../server/failures/recorder.ts';
 import { loadConfig, type Config } from '../../server/config/config.ts';
+import { loadAppBuild, type AppBuild } from '../../server/assets/app-build.ts';
 import { createProdFrontend } from '../../server/assets/frontend.ts';
 import { createHttpServer, SERVER_LIMITS } from '../../server/edge/http-server.ts';
 import { createLogger } from '../../server/observe/logger.ts';
 import { createRefusalSummary, type RefusalSummary } from '../../server/observe/refusal-summary.ts';
 import { ServerLog } from '../../tools/harness/server-log.ts';
+import { ROOT } from '../../tools/harness/paths.ts';
 import { openDatabase } from '../../server/writes/database.ts';
-import { migrations } from '../../client/migrations.server.ts';
 import type { Database } from '../../shared/database.ts';
+import { testAppBuild } from './build-once.ts';
 
 export const DIAG_TOKEN = 'test-diagnostics-token-0123456789';
 export const DIAG = { 'x-diagnostics-token': DIAG_TOKEN };
-export const CLIENT_DIR = join(import.meta.dirname, '../../dist/client');
+
+/**
+ * The apps a test serves, built by the run's global setup (build-once.ts): `host`, the tests' own
+ * fixture app (tests/apps/host: every host behaviour has a route there), and `demo`, the app in
+ * client/ (tests/demo/ only: the host's tests never depend on the demo's pages).
+ */
+export const APP_BUILDS = { host: testAppBuild('host'), demo: join(ROOT, 'dist') };
+export type AppName = keyof typeof APP_BUILDS;
+/** Loaded once per worker: the tests share their worker's modules (vitest.config.ts, `isolate`). */
+const builds: Record<AppName, AppBuild> = {
+  host: await loadAppBuild(APP_BUILDS.host),
+  demo: await loadAppBuild(APP_BUILDS.demo),
+};
+/** The built browser files of an app. */
+export const clientDir = (app: AppName = 'host'): string => builds[app].clientDir;
+/** An app's build as loaded (its server build, migrations, files), for a test that makes its own frontend. */
+export const appBuild = (app: AppName = 'host'): AppBuild => builds[app];
+
+export interface TestAppOptions {
+  /** Which app it serves: `host` unless told. */
+  app?: AppName;
+  /** Shortens the 429 summary's window, for tests that wait for it to close. */
+  refusalWindowMs?: number;
+}
 
 export interface TestApp {
   app: Express;
@@ -37,17 +60,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/**
- * The real app over the built client, logging into memory; production mode unless told.
- * `renderer` swaps the app's route table for a test's (createRenderer in client/entry-server.tsx).
- * `refusalWindowMs` shortens the 429 summary's window for tests that wait for it to close.
- */
-export function createTestApp(
-  env: Record<string, string> = {},
-  deps: Partial<AppDeps> = {},
-  renderer: Renderer = appRenderer,
-  refusalWindowMs?: number,
-): TestApp {
+/** The real host over a built app (the tests' own unless told), logging into memory; production mode unless told. */
+export function createTestApp(env: Record<string, string> = {}, deps: Partial<AppDeps> = {}, options: TestAppOptions = {}): TestApp {
   const config = loadConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'debug',
@@ -59,9 +73,10 @@ export function createTestApp(
   });
   const logs = new ServerLog();
   const logger = createLogger(config, logs);
-  const frontend = createProdFrontend(CLIENT_DIR, renderer);
-  const refusals = deps.refusals ?? createRefusalSummary(logger, refusalWindowMs);
-  const db = deps.db ?? openDatabase(config.databasePath, migrations).db;
+  const build = builds[options.app ?? 'host'];
+  const frontend = createProdFrontend(build);
+  const refusals = deps.refusals ?? createRefusalSummary(logger, options.refusalWindowMs);
+  const db = deps.db ?? openDatabase(config.databasePath, build.migrations).db;
   const app = createApp(config, { logger, frontend, refusals, ...deps, db });
   let server: Server | undefined;
   const testApp: TestApp = {
@@ -121,6 +136,6 @@ export function createBareApp(reqId: string, route: RequestHandler): { app: Expr
     next();
   });
   app.get('/', route);
-  app.use(createErrorHandler({ config, failures, loadRenderer: () => Promise.resolve(appRenderer) }));
+  app.use(createErrorHandler({ config, failures }));
   return { app, logs };
 }
