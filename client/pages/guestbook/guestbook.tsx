@@ -32,6 +32,15 @@ function ownerOf(session: HostSession): string | undefined {
   return typeof owner === 'string' ? owner : undefined;
 }
 
+/**
+ * A refused post's Retry-After on the page's answer too: React Router sends an action's headers
+ * with a document only through the route's `headers` (https://reactrouter.com/how-to/headers).
+ */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After');
+  return retryAfter === null ? new Headers() : { 'Retry-After': retryAfter };
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
   const host = hostOf(context);
   // The thanks is flashed: it shows once, on the page after the post.

@@ -10,6 +10,15 @@ import type { Route } from './+types/board';
 export const POSTS_PER_MINUTE = 10;
 const MAX_LENGTH = 200;
 
+/**
+ * A refused post's Retry-After on the page's answer too: React Router sends an action's headers
+ * with a document only through the route's `headers` (https://reactrouter.com/how-to/headers).
+ */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After');
+  return retryAfter === null ? new Headers() : { 'Retry-After': retryAfter };
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, session } = hostOf(context);
   const posts = db.prepare('SELECT name, message FROM board_posts ORDER BY id DESC LIMIT 50').all() as { name: string; message: string }[];

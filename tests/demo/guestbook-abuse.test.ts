@@ -4,10 +4,13 @@ import { createTestApp } from '../support/test-app.ts';
 
 // The guestbook is the example teams copy: what a hostile client tries on it. A body that is not
 // a form is a 400, never a 500; an entry belongs to the session that wrote it and its owner id is
-// never sent; one client's writes are rate limited (client/pages/guestbook/guestbook.server.ts).
+// never sent; one client's writes are rate limited (client/pages/guestbook/guestbook.tsx). The demo's
+// own tests: the host's are over tests/apps/host.
 
 const FORM = 'application/x-www-form-urlencoded';
-const DATA = '/_data/guestbook?_routes=guestbook';
+/** React Router's navigation data for the page: what a <Form> posts to with JavaScript. */
+const DATA = '/guestbook.data';
+const demo = (env: Record<string, string> = {}) => createTestApp(env, {}, { app: 'demo' });
 
 function cookieOf(res: request.Response): string {
   const setCookie = (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
@@ -22,7 +25,7 @@ async function entriesOf(app: ReturnType<typeof createTestApp>['app']): Promise<
 
 describe('the guestbook under abuse', () => {
   it.each(['/guestbook', DATA])('POST %s with JSON (or any body that is not a form) is a 400 with no failure line', async (path) => {
-    const { app, logs } = createTestApp();
+    const { app, logs } = demo();
     const json = await request(app).post(path).set('Content-Type', 'application/json').send('{"name":"x","message":"y"}');
     expect(json.status).toBe(400);
     expect(json.text).not.toMatch(/\n\s+at /);
@@ -30,7 +33,7 @@ describe('the guestbook under abuse', () => {
   });
 
   it('an entry is deleted only by the session that wrote it; its owner id is never listed', async () => {
-    const { app, logs } = createTestApp();
+    const { app, logs } = demo();
     const name = `Owner ${Math.random()}`;
     const posted = await request(app).post('/guestbook').type(FORM).send(`name=${name}&message=mine`).expect(303);
     const owner = cookieOf(posted);
@@ -53,7 +56,7 @@ describe('the guestbook under abuse', () => {
   });
 
   it('one client writes at most 10 times a minute: then 429 with Retry-After, the typed values kept, nothing added', async () => {
-    const { app, logs } = createTestApp();
+    const { app, logs } = demo();
     for (let i = 0; i < 10; i++) await request(app).post('/guestbook').type(FORM).send(`name=Flood&message=${i}`).expect(303);
     const before = (await entriesOf(app)).length;
     const refused = await request(app).post('/guestbook').type(FORM).send('name=Flood&message=eleven').expect(429);
@@ -66,7 +69,7 @@ describe('the guestbook under abuse', () => {
   });
 
   it('an IPv6 client counts by its /56, so new addresses of its own prefix get no new window', async () => {
-    const { app } = createTestApp({ TRUST_PROXY: 'loopback' });
+    const { app } = demo({ TRUST_PROXY: 'loopback' });
     const post = (address: string) =>
       request(app).post('/guestbook').set('X-Forwarded-For', address).type(FORM).send('name=Six&message=hello');
     for (let i = 1; i <= 10; i++) await post(`2001:db8:0:${i}::${i}`).expect(303);
