@@ -23,7 +23,7 @@ import type { Metrics } from './observe/metrics.ts';
 import { createReactRouterHandler } from './render/react-router-handler.ts';
 import { createPageRenderer, type PageRenderer } from './render/page-renderer.ts';
 import { createStoredPages } from './pages/stored-pages.ts';
-import { createRegeneration } from './pages/regeneration.ts';
+import { createRegeneration } from './render/regeneration.ts';
 import { createRefusalSummary, type RefusalSummary } from './observe/refusal-summary.ts';
 import { normalizeTarget, readTarget } from './edge/request-target.ts';
 import { compressResponses } from './assets/compress-responses.ts';
@@ -74,7 +74,7 @@ export interface AppDeps {
   serverBuild?: string;
   /** Pages prerendered at build, read once at start-up (server/index.ts, production only; docs/caching.md). */
   prerendered?: { dir: string; manifest: PrerenderManifest };
-  /** The build's prerender step renders through the app with values of no one request (server/pages/prerender-renderer.ts). */
+  /** The build's prerender step renders through the app with values of no one request (server/render/prerender-renderer.ts). */
   wrapRenderer?: (renderer: PageRenderer) => PageRenderer;
 }
 

@@ -2,7 +2,7 @@
 // "Prerendered pages"), a process of its own: the built app, in this process on a loopback port,
 // answers every path the app's react-router.config.ts lists in `prerender`, through the
 // middleware, handler and React Router production runs; only the values of one request are kept
-// out of the pages (pages/prerender-renderer.ts). The pages are checked, compressed and written under
+// out of the pages (render/prerender-renderer.ts). The pages are checked, compressed and written under
 // dist/prerendered with a manifest the server reads at start-up. Any failure is one line on stderr
 // (route, path, digest, source line) and exit 1: the build fails.
 import { randomBytes } from 'node:crypto';
@@ -24,7 +24,7 @@ import { createLogger } from './observe/logger.ts';
 import { openDatabase } from './writes/database.ts';
 import { PRERENDER_DIR } from './pages/prerender-manifest.ts';
 import { clearPrerendered, writePrerendered } from './pages/prerender-output.ts';
-import { prerenderingRenderer } from './pages/prerender-renderer.ts';
+import { prerenderingRenderer } from './render/prerender-renderer.ts';
 import { prerenderAll } from './pages/prerender-run.ts';
 import { createRouteTable } from './render/route-table.ts';
 import { loadAppBuild } from './assets/app-build.ts';

@@ -7,7 +7,7 @@ import type { TraceMeta } from '../../shared/runtime.ts';
 import { CACHE_HEADER, type CacheSpec, type LookupKey, type PageCache } from './page-cache.ts';
 import type { RenderFacts } from './cache-capture.ts';
 import type { PageValues } from './page-template.ts';
-import type { Deadline } from '../render/request-deadline.ts';
+import type { Deadline } from '../edge/request-deadline.ts';
 
 // Stored pages around React Router's handler (docs/caching.md): a page (or its navigation data)
 // that the store holds is answered here, before any route is matched or rendered (`answer`, a

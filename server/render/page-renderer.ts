@@ -11,7 +11,7 @@ import type { BrowserSentryConfig, TraceMeta } from '../../shared/runtime.ts';
 import type { PageValues } from '../pages/page-template.ts';
 import { hostBuild, isUnhandled } from './host-build.ts';
 import { requestContext, type RequestContextDeps } from './request-context.ts';
-import type { Deadline } from './request-deadline.ts';
+import type { Deadline } from '../edge/request-deadline.ts';
 import type { RenderContext } from './render-context.ts';
 import { isSameOriginTarget } from './redirect-target.ts';
 import { runtimeScript } from './runtime-script.ts';
@@ -22,7 +22,7 @@ import { createRouteTable, type RouteTable } from './route-table.ts';
 // session, database and limits for the app (shared/host-context.ts), and for the host's own
 // wrappers (./host-build.ts) the nonce, the deadline and the one hook that records failures.
 // A client's request (./react-router-handler.ts) and a stored page's regeneration
-// (server/pages/regeneration.ts) both render through it.
+// (server/render/regeneration.ts) both render through it.
 
 export interface RendererDeps extends RequestContextDeps {
   config: Config;

@@ -10,7 +10,7 @@ import type { Sessions } from '../writes/session.ts';
 import type { StoredPages } from '../pages/stored-pages.ts';
 import { redirectedToSpelling } from './canonical-spelling.ts';
 import type { PageRenderer } from './page-renderer.ts';
-import { requestDeadline } from './request-deadline.ts';
+import { requestDeadline } from '../edge/request-deadline.ts';
 import { READ_METHODS } from './route-table.ts';
 import type { BodyLimits } from '../config/body-limits.ts';
 import { diagnosticsAllowed } from '../pages/diagnostics.ts';

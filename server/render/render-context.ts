@@ -1,6 +1,6 @@
 import { createContext, type RouterContextProvider } from 'react-router';
 import type { Recorded } from '../failures/recorder.ts';
-import type { Deadline } from './request-deadline.ts';
+import type { Deadline } from '../edge/request-deadline.ts';
 
 // What the host's wrappers of the app's build (./host-build.ts) and its document entry
 // (./document.tsx) need of the request they run for: set by the Express adapter

@@ -4,12 +4,12 @@ import type { Request, Response } from 'express';
 import type { Config } from '../config/config.ts';
 import type { FailureRecorder } from '../failures/recorder.ts';
 import type { Sessions } from '../writes/session.ts';
-import { detachedDeadline } from '../render/request-deadline.ts';
-import { fetchHeaders } from '../render/react-router-handler.ts';
-import type { PageRenderer } from '../render/page-renderer.ts';
+import { detachedDeadline } from '../edge/request-deadline.ts';
+import { fetchHeaders } from './react-router-handler.ts';
+import type { PageRenderer } from './page-renderer.ts';
 import { isBot } from '../edge/is-bot.ts';
-import { collectBody } from './cache-capture.ts';
-import type { LookupKey, PageCache } from './page-cache.ts';
+import { collectBody } from '../pages/cache-capture.ts';
+import type { LookupKey, PageCache } from '../pages/page-cache.ts';
 
 // A stale page rendered anew with no client waiting (docs/caching.md, "Reuse"): from the request
 // that found it stale, without its cookies (the page must not depend on them: one that reads the

@@ -1,4 +1,4 @@
-import type { PageRenderer, RenderRequest } from '../render/page-renderer.ts';
+import type { PageRenderer, RenderRequest } from './page-renderer.ts';
 
 // The build renders prerendered pages through the app the server runs (server/prerender.ts):
 // the same middleware, handler and React Router, answering over HTTP. Only the renderer's
