@@ -7,6 +7,6 @@ import config from './react-router.config.ts';
 // tests run the host from the repository's sources and serve this build.
 export default defineConfig(async () => ({
   plugins: [...(await reactRouterHost()), errorPageStyles()],
-  logLevel: 'warn',
+  logLevel: 'warn' as const,
   environments: { ssr: { build: { target: 'node22', sourcemap: true, rollupOptions: { input: appServerInputs(import.meta.dirname, config.appDirectory) } } } },
 }));
