@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createTestApp, type TestApp, type TestAppOptions } from './test-app.ts';
 
 /** Debian's Chromium (CI installs both with apt: .ci/run); CHROMIUM_PATH overrides both. */
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -92,10 +92,10 @@ export interface BrowserSuite {
 }
 
 /** Call inside a describe: the app on a real server, closed after, and the worker's Chromium for its tests. */
-export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
+export function browserSuite(env: Record<string, string> = {}, options: TestAppOptions = {}): BrowserSuite {
   const suite = {} as BrowserSuite;
   beforeAll(async () => {
-    suite.host = createTestApp(env);
+    suite.host = createTestApp(env, {}, options);
     suite.origin = (await suite.host.listen()).replace('127.0.0.1', 'localhost');
     suite.browser = await sharedBrowser();
   });

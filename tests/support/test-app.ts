@@ -15,6 +15,9 @@ import { createLogger } from '../../server/observe/logger.ts';
 import { createRefusalSummary, type RefusalSummary } from '../../server/observe/refusal-summary.ts';
 import { ServerLog } from '../../tools/harness/server-log.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
+import type { Logger } from 'pino';
+import { serverBuildOf } from '../../server/assets/build-identity.ts';
+import { PRERENDER_DIR, readPrerendered } from '../../server/pages/prerender-manifest.ts';
 import { openDatabase } from '../../server/writes/database.ts';
 import type { Database } from '../../shared/database.ts';
 import { testAppBuild } from './build-once.ts';
@@ -24,14 +27,16 @@ export const DIAG = { 'x-diagnostics-token': DIAG_TOKEN };
 
 /**
  * The apps a test serves, built by the run's global setup (build-once.ts): `host`, the tests' own
- * fixture app (tests/apps/host: every host behaviour has a route there), and `demo`, the app in
+ * fixture app (tests/apps/host: every host behaviour has a route there), `framework`, an app
+ * written as React Router's docs write one (tests/apps/framework), and `demo`, the app in
  * client/ (tests/demo/ only: the host's tests never depend on the demo's pages).
  */
-export const APP_BUILDS = { host: testAppBuild('host'), demo: join(ROOT, 'dist') };
+export const APP_BUILDS = { host: testAppBuild('host'), framework: testAppBuild('framework'), demo: join(ROOT, 'dist') };
 export type AppName = keyof typeof APP_BUILDS;
 /** Loaded once per worker: the tests share their worker's modules (vitest.config.ts, `isolate`). */
 const builds: Record<AppName, AppBuild> = {
   host: await loadAppBuild(APP_BUILDS.host),
+  framework: await loadAppBuild(APP_BUILDS.framework),
   demo: await loadAppBuild(APP_BUILDS.demo),
 };
 /** The built browser files of an app. */
@@ -42,6 +47,8 @@ export const appBuild = (app: AppName = 'host'): AppBuild => builds[app];
 export interface TestAppOptions {
   /** Which app it serves: `host` unless told. */
   app?: AppName;
+  /** Serves the pages its build prerendered, as the process does (server/index.ts). */
+  prerendered?: boolean;
   /** Shortens the 429 summary's window, for tests that wait for it to close. */
   refusalWindowMs?: number;
 }
@@ -58,6 +65,15 @@ export interface TestApp {
   url: string;
   listen(): Promise<string>;
   close(): Promise<void>;
+}
+
+/** The pages an app's build prerendered, read as the process reads them (server/index.ts). */
+function prerenderedOf(build: AppBuild, logger: Logger) {
+  const dir = join(build.dir, PRERENDER_DIR);
+  const release = { client: build.serverBuild.assets.version, server: serverBuildOf(join(ROOT, 'dist'), build.dir) };
+  const manifest = readPrerendered(dir, release, logger);
+  if (manifest === undefined) throw new Error(`${build.dir} has no prerendered pages of this build`);
+  return { dir, manifest };
 }
 
 /** The real host over a built app (the tests' own unless told), logging into memory; production mode unless told. */
@@ -77,7 +93,8 @@ export function createTestApp(env: Record<string, string> = {}, deps: Partial<Ap
   const frontend = createProdFrontend(build);
   const refusals = deps.refusals ?? createRefusalSummary(logger, options.refusalWindowMs);
   const db = deps.db ?? openDatabase(config.databasePath, build.migrations).db;
-  const app = createApp(config, { logger, frontend, refusals, ...deps, db });
+  const prerendered = options.prerendered ? prerenderedOf(build, logger) : undefined;
+  const app = createApp(config, { logger, frontend, refusals, prerendered, ...deps, db });
   let server: Server | undefined;
   const testApp: TestApp = {
     app,
