@@ -70,7 +70,10 @@ export function createPageRenderer(deps: RendererDeps) {
   const { config, failures } = deps;
   const mode = config.isProduction || config.nodeEnv === 'test' ? 'production' : 'development';
   const sentry = browserSentry(config);
-  const prepared = new WeakMap<ServerBuild, { handle: ReturnType<typeof createRequestHandler>; table: RouteTable }>();
+  const prepared = new WeakMap<
+    ServerBuild,
+    { handle: ReturnType<typeof createRequestHandler>; table: RouteTable; manifestPath: string | undefined }
+  >();
 
   /** The host's one hook for a request: a loader's failure past the deadline is the deadline's; a client that left is none. */
   const recorderFor = ({ req, res, deadline: { signal }, kind }: RenderRequest) => {
@@ -89,7 +92,12 @@ export function createPageRenderer(deps: RendererDeps) {
     const build = await deps.build();
     let made = prepared.get(build);
     if (made === undefined) {
-      made = { handle: createRequestHandler(hostBuild(build, config.streamTimeoutMs), mode), table: createRouteTable(build) };
+      made = {
+        handle: createRequestHandler(hostBuild(build, config.streamTimeoutMs), mode),
+        table: createRouteTable(build),
+        // Where React Router answers route discovery, if it does (./manifest-request.ts).
+        manifestPath: build.routeDiscovery.mode === 'lazy' ? build.routeDiscovery.manifestPath : undefined,
+      };
       prepared.set(build, made);
     }
     return made;
