@@ -9,6 +9,8 @@ import type { Config } from '../config/config.ts';
 // (client/routes.tsx, marked `diagnostics`); the JSON routes are here.
 
 export const DIAGNOSTICS_HEADER = 'x-diagnostics-token';
+/** Where the diagnostic routes are (client/router/diagnostics/routes.ts, which the server's build does not load: it needs @react-router/dev). */
+export const DIAGNOSTICS_PATH = '/_diag';
 
 /** Hashing first makes the comparison constant-time whatever the lengths (one-shot: no Hash object per request). */
 const sha256 = (value: string) => hash('sha256', value, 'buffer');

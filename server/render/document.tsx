@@ -14,6 +14,8 @@ import { renderOf } from './render-context.ts';
 // React writes into the page and hands the browser as `error.digest` (shared/digest-proof.ts).
 // A crawler gets the whole page at once (https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation).
 
+const HTML_TYPE = 'text/html; charset=utf-8';
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -23,7 +25,10 @@ export default function handleRequest(
 ): Promise<Response> | Response {
   const render = renderOf(loadContext);
   // HEAD: the status and headers GET would have, no body (RFC 9110 §9.3.2).
-  if (request.method === 'HEAD') return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  if (request.method === 'HEAD') {
+    responseHeaders.set('Content-Type', HTML_TYPE);
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
+  }
   const nonce = render?.nonce;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -31,7 +36,7 @@ export default function handleRequest(
     const ready = () => {
       shellRendered = true;
       const body = new PassThrough();
-      responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+      responseHeaders.set('Content-Type', HTML_TYPE);
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
       pipe(body);
     };

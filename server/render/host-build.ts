@@ -4,6 +4,8 @@ import { parseServerDigest } from '../../shared/digest-proof.ts';
 import type { Recorded } from '../failures/recorder.ts';
 import { renderOf, type RenderContext } from './render-context.ts';
 import { withRuntimeScript } from './runtime-script.ts';
+import { StreamTimeoutError } from '../failures/errors.ts';
+import { isInstance } from '../failures/thrown-value.ts';
 
 // The app's build as the host runs it: React Router's ServerBuild with the host composed in at
 // run time, whatever entries the app has of its own (docs/architecture.md, "The failure contract").
@@ -159,8 +161,14 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
   };
   const handleError: HandleErrorFunction = (error, args) => {
     if (typeof error === 'object' && error !== null && ours.has(error)) return;
+    const render = renderOf(args.context);
+    // The deadline's own reason: React Router stops waiting for the loaders when the request's
+    // signal fires (it is the deadline's, ./request-deadline.ts) and answers an empty 500. A
+    // loader that ignored its signal held the request: the host's 504 (./page-renderer.ts).
+    if (render !== undefined && error === render.deadline.signal.reason && isInstance(error, StreamTimeoutError))
+      return void render.loadersTimedOut();
     // What React Router caught itself (a no-route 404, a render's thrown Response): recorded once like any other.
-    renderOf(args.context)?.record(error, 'render');
+    render?.record(error, 'render');
     entry.handleError?.(error, args);
   };
   // The deadline of the streamed values React Router encodes too (its turbo-stream's timeout).

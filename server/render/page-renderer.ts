@@ -70,12 +70,16 @@ export function createPageRenderer(deps: RendererDeps) {
   const { config, failures } = deps;
   const mode = config.isProduction || config.nodeEnv === 'test' ? 'production' : 'development';
   const sentry = browserSentry(config);
-  const prepared = new WeakMap<ServerBuild, { handle: ReturnType<typeof createRequestHandler>; table: RouteTable }>();
+  const prepared = new WeakMap<
+    ServerBuild,
+    { handle: ReturnType<typeof createRequestHandler>; table: RouteTable; manifestPath: string | undefined }
+  >();
 
   /** The host's one hook for a request: a loader's failure past the deadline is the deadline's; a client that left is none. */
   const recorderFor = ({ req, res, deadline: { signal }, kind }: RenderRequest) => {
     return (error: unknown, where: 'loader' | 'render'): Recorded => {
-      const cause: unknown = where === 'loader' && signal.aborted ? signal.reason : error;
+      // A loader's failure once the deadline fired is the deadline's; the host's own timeout is itself.
+      const cause: unknown = where === 'loader' && signal.aborted && !isInstance(error, LoaderTimeoutError) ? signal.reason : error;
       if (isInstance(cause, ClientAbortError)) return { status: 499, digest: undefined };
       const recorded = failures.record(cause, req, res, kind ?? where);
       const shown = recorded.digest !== undefined && !config.isProduction ? { ...recorded, detail: devDetail(cause) } : recorded;
@@ -88,7 +92,12 @@ export function createPageRenderer(deps: RendererDeps) {
     const build = await deps.build();
     let made = prepared.get(build);
     if (made === undefined) {
-      made = { handle: createRequestHandler(hostBuild(build, config.streamTimeoutMs), mode), table: createRouteTable(build) };
+      made = {
+        handle: createRequestHandler(hostBuild(build, config.streamTimeoutMs), mode),
+        table: createRouteTable(build),
+        // Where React Router answers route discovery, if it does (./manifest-request.ts).
+        manifestPath: build.routeDiscovery.mode === 'lazy' ? build.routeDiscovery.manifestPath : undefined,
+      };
       prepared.set(build, made);
     }
     return made;
@@ -102,6 +111,7 @@ export function createPageRenderer(deps: RendererDeps) {
       const { handle } = await prepare();
       const { req, res, values, url, deadline } = request;
       const recordFailure = recorderFor(request);
+      let loaderTimeout: LoaderTimeoutError | undefined;
       const render: RenderContext = {
         nonce: values.nonce,
         hostname: values.hostname,
@@ -119,6 +129,13 @@ export function createPageRenderer(deps: RendererDeps) {
           values.nonce,
         ),
         headerReads: request.headerReads,
+        loadersTimedOut() {
+          if (loaderTimeout === undefined) {
+            loaderTimeout = new LoaderTimeoutError(routeId ?? 'unmatched', config.streamTimeoutMs);
+            render.record(loaderTimeout, 'loader');
+          }
+          return loaderTimeout;
+        },
       };
       const fetchRequest = new Request(url, {
         method: request.method,
@@ -131,11 +148,9 @@ export function createPageRenderer(deps: RendererDeps) {
         bodyLimits: request.bodyLimits,
         diagnostics: request.diagnostics,
       });
-      const response = await untilRendered(handle(fetchRequest, context), deadline, () => {
-        const timeout = new LoaderTimeoutError(routeId ?? 'unmatched', config.streamTimeoutMs);
-        render.record(timeout, 'loader');
-        return timeout;
-      });
+      const response = await untilRendered(handle(fetchRequest, context), deadline, render.loadersTimedOut);
+      // React Router gave up on the loaders at the deadline (./host-build.ts): the host's 504 with its digest.
+      if (loaderTimeout !== undefined) throw loaderTimeout;
       // A failure only React Router's own root boundary would show: the host's page (server/render/host-build.ts).
       if (isUnhandled(response)) throw render.unhandled;
       return response;

@@ -4,7 +4,7 @@ import { methodNotAllowed } from '../failures/errors.ts';
 import { routeBodyLimits } from '../config/body-limits.ts';
 import { displayHostname, requestIsSecure, requestOrigin } from '../edge/request-origin.ts';
 import { isBot } from '../edge/is-bot.ts';
-import { sendResponse } from '../edge/send-response.ts';
+import { PER_REQUEST_PAGE, sendResponse } from '../edge/send-response.ts';
 import { readRequestBody } from '../writes/request-body.ts';
 import type { Sessions } from '../writes/session.ts';
 import type { StoredPages } from '../pages/stored-pages.ts';
@@ -14,6 +14,7 @@ import { requestDeadline } from '../edge/request-deadline.ts';
 import { READ_METHODS } from './route-table.ts';
 import type { BodyLimits } from '../config/body-limits.ts';
 import { diagnosticsAllowed } from '../pages/diagnostics.ts';
+import { manifestQuery } from './manifest-request.ts';
 
 // The one handler every page, navigation's data, resource route and form post goes through: the
 // host's Express glue around React Router's own request handler (its custom-server shape:
@@ -64,8 +65,11 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
   }
 
   return async (req, res, next) => {
-    const { table } = await renderer.prepare();
-    const { path, query } = res.locals.target!;
+    const { table, manifestPath } = await renderer.prepare();
+    const { path } = res.locals.target!;
+    let { query } = res.locals.target!;
+    const manifest = path === manifestPath ? manifestQuery(query, diagnosticsAllowed(config, req)) : undefined;
+    if (manifest !== undefined) query = manifest.query;
     const { pagePath, forData } = pagePathOf(path);
     const reads = READ_METHODS.includes(req.method);
     const matched = table.match(pagePath, new URLSearchParams(query).has('index'));
@@ -109,6 +113,7 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       diagnostics: diagnosticsAllowed(config, req),
     };
     const response = await renderer.render(request, matched?.leaf.id);
+    if (manifest?.diagnostics) response.headers.set('Cache-Control', PER_REQUEST_PAGE);
     const cookie = await deps.sessions.commit(session);
     if (cookie !== undefined) response.headers.append('Set-Cookie', cookie);
     sendResponse(res, response, {

@@ -31,6 +31,11 @@ export interface RenderContext {
   unhandled?: unknown;
   /** The first failure recorded for this request, as it was thrown (what the terminal middleware meets again, recorded once). */
   failure?: unknown;
+  /**
+   * Records, once, that the loaders did not settle by the deadline (a LoaderTimeoutError, 504)
+   * and returns it: the host answers it in place of React Router's (./page-renderer.ts).
+   */
+  loadersTimedOut(): Error;
 }
 
 /**

@@ -10,15 +10,16 @@ import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
 import { fleetReplica, type FleetReplica } from '../support/fleet-replica.ts';
 import { startRedis, type RunningRedis } from '../support/redis-server.ts';
 import { DIAG } from '../support/test-app.ts';
+import { POSTS_PER_MINUTE } from '../apps/host/app/routes/board.tsx';
 
 // What a client could get around by switching replicas, held by the Redis they share
-// (REDIS_URL; server/fleet/): the guestbook's write limit (`context.limit`), the host's own limit
+// (REDIS_URL; server/fleet/): the fixture board's post limit (`hostOf(context).limit`), the host's own limit
 // on client error reports, and a report proof counting once. Redis gone mid-run: each replica
 // holds them in its own memory, with one outage line and never a 5xx.
 
 const FORM = 'application/x-www-form-urlencoded';
-/** The guestbook's and the report endpoint's limits (client/pages/guestbook/guestbook.server.ts, server/telemetry/client-errors.ts). */
-const PER_MINUTE = 10;
+/** The board's and the report endpoint's limits (tests/apps/host/app/routes/board.tsx, server/telemetry/client-errors.ts), both 10. */
+const PER_MINUTE = POSTS_PER_MINUTE;
 const TIMEOUT_MS = 100;
 
 let redis: RunningRedis;
@@ -48,7 +49,7 @@ let clients = 0;
 const nextClient = () => `127.0.9.${++clients}`;
 
 const sign = (replica: FleetReplica, client: string, message: string) =>
-  fetchOnce(`${replica.url}/guestbook`, {
+  fetchOnce(`${replica.url}/board`, {
     method: 'POST',
     localAddress: client,
     headers: { 'content-type': FORM },
@@ -76,7 +77,7 @@ async function report(replica: FleetReplica, page: object, client = nextClient()
 }
 
 describe('two replicas on one Redis', () => {
-  it("the guestbook's write limit counts a client's writes on both: the 11th on either is a 429", async () => {
+  it("the board's post limit counts a client's writes on both: the 11th on either is a 429", async () => {
     const [a, b] = await pair();
     const client = nextClient();
     for (let i = 0; i < PER_MINUTE; i++) expect((await sign(i % 2 === 0 ? a : b, client, `write ${i}`)).status).toBe(303);
@@ -84,7 +85,7 @@ describe('two replicas on one Redis', () => {
       const refused = await sign(replica, client, 'one too many');
       expect(refused.status).toBe(429);
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      expect(refused.body).toContain('You are writing too fast');
+      expect(refused.body).toContain('Too many posts');
     }
     // Another client's window is its own.
     expect((await sign(b, nextClient(), 'another client')).status).toBe(303);
@@ -124,7 +125,7 @@ describe('two replicas on one Redis', () => {
   it('each replica holds one connection per store and one subscriber; every key is under rsh: and ends', async () => {
     const [a] = await pair();
     // A stored page, a limit and a proof: all three uses of the store, over the one connection.
-    await fetchOnce(`${a.url}/about`);
+    await fetchOnce(`${a.url}/cached`);
     expect((await sign(a, nextClient(), 'keys')).status).toBe(303);
     await report(a, await failedPage(a));
     const admin = createClient({ url: redis.url });

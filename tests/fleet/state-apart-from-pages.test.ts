@@ -1,22 +1,19 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
-import { cachedItem } from '../fixtures/fixture-route.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { fleetReplica, type FleetReplica } from '../support/fleet-replica.ts';
 import { startRedis, type RunningRedis } from '../support/redis-server.ts';
 import { EVICTING_STATE_MESSAGE } from '../../server/fleet/eviction-policy.ts';
+import { POSTS_PER_MINUTE } from '../apps/host/app/routes/board.tsx';
 
 // The fleet's Redis as docs/deploy.md documents them: the state (REDIS_URL: rate-limit windows,
 // spent proofs) on a server that never evicts, stored pages (CACHE_REDIS_URL) on another that
 // evicts the least recently used. Nothing a client does to the pages can drop a limit's window:
 // once they fill their server to its maxmemory, a client refused stays refused on every replica.
 
-const renderer = createRenderer([...routes, cachedItem]);
 const TIMEOUT_MS = 200;
-/** The guestbook's limit (client/pages/guestbook/guestbook.server.ts). */
-const WRITES_PER_MINUTE = 10;
+/** The board's limit (tests/apps/host/app/routes/board.tsx). */
+const WRITES_PER_MINUTE = POSTS_PER_MINUTE;
 /** Small enough that a few thousand stored pages fill it; a Redis idles at about 1 MB. */
 const PAGES_MAXMEMORY = '3mb';
 /** More pages than the pages' Redis holds at that size: enough to be sure it evicted. */
@@ -37,7 +34,7 @@ afterAll(async () => {
 });
 
 async function replica() {
-  const made = fleetReplica(state.url, TIMEOUT_MS, { PUBLIC_ORIGIN: 'http://shop.example' }, renderer, pages.url);
+  const made = fleetReplica(state.url, TIMEOUT_MS, { PUBLIC_ORIGIN: 'http://shop.example' }, pages.url);
   replicas.push(made);
   await made.listen();
   await made.connected();
@@ -46,7 +43,7 @@ async function replica() {
 
 const CLIENT = '127.0.9.200';
 const sign = (at: FleetReplica, i: number) =>
-  fetchOnce(`${at.url}/guestbook`, {
+  fetchOnce(`${at.url}/board`, {
     method: 'POST',
     localAddress: CLIENT,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -66,7 +63,7 @@ describe('the state and the stored pages on Redis servers of their own', () => {
   it("tells once per connection, at warn, when the state's Redis would evict", async () => {
     const evicting = await startRedis(undefined, ['--maxmemory-policy', 'allkeys-lru']);
     const told = async (url: string) => {
-      const made = fleetReplica(url, TIMEOUT_MS, {}, renderer, pages.url);
+      const made = fleetReplica(url, TIMEOUT_MS, {}, pages.url);
       try {
         await made.connected();
         await new Promise((resolve) => setTimeout(resolve, 200));

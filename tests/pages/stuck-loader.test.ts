@@ -1,6 +1,6 @@
 // Class: a loader that ignores its abort signal and never settles. It cannot hold a request:
 // after the stream timeout (and the grace honest loaders get) the document gets the error page
-// with a digest and 504, the data request its JSON error, each logged once as a timeout naming
+// with a digest and 504, its navigation data (`.data`) its JSON error, each logged once as a timeout naming
 // the route.
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,21 +22,21 @@ describe('a loader that never settles and ignores its signal', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       status: 504,
-      route: 'page:diag-stuck-loader',
+      route: 'page:diag/stuck-loader',
       digest: pageDigest(res.text),
       error: {
         type: 'LoaderTimeoutError',
-        message: 'The loaders of page:diag-stuck-loader did not settle within the stream timeout of 200 ms',
+        message: 'The loaders of diag/stuck-loader did not settle within the stream timeout of 200 ms',
       },
     });
   });
 
-  it('gets the data request its JSON error, 504, logged once', async () => {
-    const res = await request(host.app).get('/_data/_diag/stuck-loader?_routes=diag-stuck-loader').set(DIAG).expect(504);
+  it('gets its navigation data a JSON error, 504, logged once', async () => {
+    const res = await request(host.app).get('/_diag/stuck-loader.data').set(DIAG).expect(504);
     const lines = host.logs.failures(res.headers['x-request-id']);
     expect(lines).toHaveLength(1);
     expect(res.body).toEqual({ error: { status: 504, message: 'Gateway Timeout', digest: lines[0]!.digest } });
-    expect(lines[0]).toMatchObject({ route: 'data:diag-stuck-loader', error: { type: 'LoaderTimeoutError' } });
+    expect(lines[0]).toMatchObject({ route: 'data:diag/stuck-loader', error: { type: 'LoaderTimeoutError' } });
   });
 
   it('holds none of fifty concurrent requests, and gives all of them one digest', async () => {

@@ -3,7 +3,6 @@ import { loadConfig } from '../../server/config/config.ts';
 import { connectFleet } from '../../server/fleet/fleet-connections.ts';
 import { createRedisStore } from '../../server/pages/redis-store.ts';
 import type { SharedStore } from '../../server/observe/metrics.ts';
-import type { Renderer } from '../../shared/page-seam.ts';
 import { ServerLog } from '../../tools/harness/server-log.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 
@@ -29,7 +28,6 @@ export function fleetReplica(
   stateUrl: string,
   timeoutMs: number,
   env: Record<string, string> = {},
-  renderer?: Renderer,
   pagesUrl = stateUrl,
 ): FleetReplica {
   const storeLog = new ServerLog();
@@ -43,7 +41,7 @@ export function fleetReplica(
     windows: fleet.windows,
     reportProofs: { spent: fleet.spentProofs! },
   };
-  const app = createTestApp(env, deps, renderer);
+  const app = createTestApp(env, deps);
   const close = app.close;
   return Object.assign(app, {
     storeLog,

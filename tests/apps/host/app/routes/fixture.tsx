@@ -30,7 +30,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     late.loader = done;
     await done;
     // Its streamed part has failed by now too: what a host that kept going would record again.
-    return { greeting: 'LATE-LOADER-DATA', padding: '', later: Promise.reject<string>(new Error('The fixture loader came back too late')) };
+    const later = Promise.reject<string>(new Error('The fixture loader came back too late'));
+    // Handled here too: a host that stopped waiting never reads it, and the test process would see an unhandled rejection.
+    later.catch(() => undefined);
+    return { greeting: 'LATE-LOADER-DATA', padding: '', later };
   }
   const hold = Number(url.searchParams.get('hold') ?? 0) || LATER_MS;
   const later = url.searchParams.has('ignore-signal') ? careless(hold) : abortableDelay(hold, request.signal);
