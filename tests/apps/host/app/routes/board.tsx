@@ -43,15 +43,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect('/board');
 }
 
-/**
- * The action's Retry-After on the document too: React Router keeps only the cookies of an
- * action's `data()` headers unless the route says which to send (its getDocumentHeaders).
- */
-export function headers({ actionHeaders }: Route.HeadersArgs) {
-  const retryAfter = actionHeaders.get('Retry-After');
-  return retryAfter === null ? new Headers() : { 'Retry-After': retryAfter };
-}
-
 export default function Board({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <>
