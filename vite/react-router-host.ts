@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { reactRouter } from '@react-router/dev/vite';
 import type { Plugin, PluginOption } from 'vite';
 import { APP_MODULES } from '../server/assets/app-modules.ts';
+import { firstLoadChunks } from './first-load-chunks.ts';
 
 // React Router's own Vite plugin (framework mode), with what the host changes of it:
 // - an app with no entry.server or entry.client of its own gets the host's (server/render/document.tsx,
@@ -14,6 +15,7 @@ import { APP_MODULES } from '../server/assets/app-modules.ts';
 // - React Router's own prerender step is left out: the host's (server/prerender.ts) renders the
 //   app's `prerender` paths through the host's middleware, with the checks docs/caching.md lists,
 //   where React Router's runs the bare handler (no session, no database, no checks);
+// - the browser's first load comes in fewer files (./first-load-chunks.ts);
 // - the server build's files keep their entry names (dist/server/index.js is the host's process,
 //   react-router.js React Router's server build beside it), where React Router names every entry
 //   as its one server file.
@@ -78,5 +80,5 @@ export async function reactRouterHost(): Promise<PluginOption[]> {
       `React Router's "${PRERENDER_PLUGIN}" plugin was not found: vite/react-router-host.ts must leave it out by its new name`,
     );
   }
-  return [hostEntries(), ...plugins.filter((plugin) => plugin?.name !== PRERENDER_PLUGIN), entryNames()];
+  return [hostEntries(), ...plugins.filter((plugin) => plugin?.name !== PRERENDER_PLUGIN), entryNames(), firstLoadChunks()];
 }
