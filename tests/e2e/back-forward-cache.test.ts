@@ -30,7 +30,7 @@ describe('the back/forward cache', () => {
     await page.waitForSelector('html[data-hydrated="true"]');
     await page.evaluate(() => ((window as Marked).kept = 'before leaving'));
     // Another document, not a client navigation: only then does the page leave memory.
-    await page.goto(`${suite.origin}/guide/streaming`);
+    await page.goto(`${suite.origin}/fixture/elsewhere`);
     // A page restored from memory fires no load event: wait for the commit, then a complete document.
     await page.goBack({ waitUntil: 'commit' });
     await page.waitForFunction((wanted) => location.pathname === wanted && document.readyState === 'complete', path);
@@ -40,6 +40,6 @@ describe('the back/forward cache', () => {
   }
 
   it('restores a public page on Back, its scripts and state still running', async () => {
-    expect(await backAfterDocumentLoad('/about')).toBe(true);
+    expect(await backAfterDocumentLoad('/fixture/kept')).toBe(true);
   });
 });
