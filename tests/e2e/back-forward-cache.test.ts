@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
-// Public pages are private, no-cache rather than no-store (server/pages/page-response.ts), so the
+// Public pages are private, no-cache rather than no-store (server/edge/send-response.ts), so the
 // browser may keep them in its back/forward cache. (Which pages are no-store is pinned over
 // HTTP in tests/pages/page-caching.test.ts: Chromium now restores some no-store pages too, so a
 // browser cannot show that side.)
