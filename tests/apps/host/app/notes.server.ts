@@ -33,6 +33,3 @@ export function deleteNote(id: number): void {
   const at = notes.findIndex((note) => note.id === id);
   if (at >= 0) notes.splice(at, 1);
 }
-
-/** How often the members' page's loader ran: a guard that redirected ran none. */
-export const memberLoads = { count: 0 };

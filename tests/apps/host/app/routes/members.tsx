@@ -1,10 +1,8 @@
 import { Form } from 'react-router';
 import { hostOf } from '../../../../../shared/host.ts';
-import { memberLoads } from '../notes.server.ts';
 import type { Route } from './+types/members';
 
 export function loader({ context }: Route.LoaderArgs) {
-  memberLoads.count++;
   return { member: hostOf(context).session.get('member') };
 }
 
