@@ -28,6 +28,18 @@ describe('client navigation in a real browser', () => {
     await close();
   });
 
+  it('after a client navigation moves focus to the new content and announces its title; the first load announces nothing', async () => {
+    const { page, close } = await nav.hydrated('/');
+    expect(await page.getByTestId('route-announcer').textContent()).toBe('');
+    await page.getByRole('link', { name: 'Fixture page' }).click();
+    await page.getByTestId('fixture').filter({ hasText: 'Hello from the fixture, linked' }).waitFor();
+    await expect.poll(() => page.getByTestId('route-announcer').textContent()).toBe('Fixture page');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('content');
+    // Seen by a screen reader, not by the eye.
+    expect(await page.getByTestId('route-announcer').boundingBox()).toMatchObject({ width: 1, height: 1 });
+    await close();
+  });
+
   it('back restores the scroll position of the previous page', async () => {
     const { page, close } = await nav.hydrated('/_diag/links?count=50&ms=0', { width: 375, height: 400 });
     const link = page.getByRole('link', { name: 'Slow page 50' });
