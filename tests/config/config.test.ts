@@ -78,6 +78,7 @@ describe('configuration', () => {
       failureHookTimeoutMs: 2000,
       logRequestHeaders: ['accept-language', 'referer'],
       sharedAssetsDir: '/srv/assets',
+      appBuild: '/srv/app',
       metricsPort: 9464,
       metricsHost: '0.0.0.0',
       databasePath: '/var/lib/app/app.sqlite',
@@ -142,6 +143,7 @@ describe('configuration', () => {
       'Invalid LOG_REQUEST_HEADERS="bad header": expected a comma-separated list of at most 16 header names, such as referer,x-forwarded-for',
     ],
     [{ SHARED_ASSETS_DIR: 'relative/path' }, 'Invalid SHARED_ASSETS_DIR="relative/path": expected an absolute path such as /srv/assets'],
+    [{ APP_BUILD: 'dist' }, 'Invalid APP_BUILD="dist": expected an absolute path such as /srv/assets'],
     [{ METRICS_PORT: '99999' }, 'Invalid METRICS_PORT="99999": expected an integer from 0 to 65535'],
     [{ DATABASE_PATH: 'data/' }, 'Invalid DATABASE_PATH="data/": expected :memory: or a file path such as data/app.sqlite (not a folder)'],
     [

@@ -35,6 +35,7 @@ export const EVERY_VARIABLE = {
   RELEASE: 'v1.2.3',
   LOG_REQUEST_HEADERS: 'Accept-Language, Referer',
   SHARED_ASSETS_DIR: '/srv/assets',
+  APP_BUILD: '/srv/app',
   METRICS_PORT: '9464',
   METRICS_HOST: '0.0.0.0',
   DATABASE_PATH: '/var/lib/app/app.sqlite',
