@@ -18,7 +18,7 @@ const digest = createDigester('test-digest-key-0123456789');
 const PINNED: [name: string, error: Error, digest: string][] = [
   ['a render past the stream timeout', new StreamTimeoutError(5_000), '8bGWvkySJpIzhKq-'],
   ['the same, with another timeout', new StreamTimeoutError(300), '8bGWvkySJpIzhKq-'],
-  ['loaders that never settled (the stuck-loader diagnostic)', new LoaderTimeoutError('page:diag-stuck-loader', 200), 'r32XKLCIHa52pOQi'],
+  ['loaders that never settled (the stuck-loader diagnostic)', new LoaderTimeoutError('diag/stuck-loader', 200), 'Ye6JxEQ8nt36ZRYE'],
   ['a refused redirect, whatever its target', new CrossOriginRedirectError('//evil.example'), 'eX1ATGqZu5jlpjaf'],
   ['the same, another target', new CrossOriginRedirectError('http:elsewhere'), 'eX1ATGqZu5jlpjaf'],
   [
@@ -45,7 +45,7 @@ describe('the digests of the host’s own failures', () => {
     const refused = await request(host.app).get('/_diag/redirect?to=//evil.example').set(DIAG).expect(500);
     expect(pageDigest(refused.text)).toBe(digest(new CrossOriginRedirectError('')));
     const stuck = await request(host.app).get('/_diag/stuck-loader').set(DIAG).expect(504);
-    expect(pageDigest(stuck.text)).toBe(digest(new LoaderTimeoutError('page:diag-stuck-loader', 200)));
+    expect(pageDigest(stuck.text)).toBe(digest(new LoaderTimeoutError('diag/stuck-loader', 200)));
   });
 
   it('the tunnel’s 502 has its pinned digest, and what the network said is the line’s detail', async () => {
