@@ -1,7 +1,7 @@
 import { logs, type Logger, type LogRecord } from '@opentelemetry/api-logs';
 import request from 'supertest';
 import { afterAll, expect, it } from 'vitest';
-import { onFailure } from '../fixtures/otel-instrumentation.server.ts';
+import { onFailure } from '../support/otel-instrumentation.server.ts';
 import { FAILURE_MESSAGE } from '../../shared/log-line.ts';
 import { createTestApp, DIAG } from '../support/test-app.ts';
 
@@ -25,7 +25,7 @@ it('turns each failure into one OpenTelemetry log record with its digest, kind, 
     attributes: {
       'app.failure.digest': digest,
       'app.failure.kind': 'render',
-      'http.route': 'page:diag-server-error',
+      'http.route': 'page:diag/server-error',
       'http.response.status_code': 500,
       'app.request_id': res.headers['x-request-id'],
       'exception.type': 'Error',
