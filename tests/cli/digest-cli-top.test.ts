@@ -41,7 +41,7 @@ describe('digest top', () => {
         ['1', CLIENT_DIGEST],
       ]),
     );
-    expect(rows[0]).toContain('page:diag-server-error ×3');
+    expect(rows[0]).toContain('page:diag/server-error ×3');
     expect(run.stdout).toContain('Top 4 of 4 digests (7 occurrences)');
   });
 

@@ -30,7 +30,7 @@ describe('looking up a digest', () => {
     // Three failure lines; the access lines that repeat the digest are not occurrences.
     expect(run.stdout).toContain(`Digest ${page.digest} — 3 occurrences`);
     expect(run.stdout).toMatch(/statuses +500 ×3/);
-    expect(run.stdout).toMatch(/routes +page:diag-server-error ×3/);
+    expect(run.stdout).toMatch(/routes +page:diag\/server-error ×3/);
     expect(run.stdout).toMatch(/releases +react-ssr-host@/);
     for (const id of page.reqIds) expect(run.stdout).toContain(id);
     expect(run.stdout.indexOf(page.reqIds[2]!)).toBeLessThan(run.stdout.indexOf(page.reqIds[0]!));
@@ -107,7 +107,7 @@ describe('looking up a digest', () => {
       digest: page.digest,
       count: 3,
       statuses: [{ value: '500', count: 3 }],
-      routes: [{ value: 'page:diag-server-error', count: 3 }],
+      routes: [{ value: 'page:diag/server-error', count: 3 }],
       moreRequests: 0,
       example: {
         side: 'server',
@@ -160,7 +160,7 @@ describe('reading the logs', () => {
 describe('prefetches', () => {
   it('counts a failure no user saw (a prefetch’s) apart from the occurrences, in text and JSON', async () => {
     const { app, logs } = createTestApp();
-    const data = '/_data/_diag/loader-error?_routes=diag-loader-error';
+    const data = '/_diag/loader-error.data';
     await request(app).get(data).set(DIAG).set('Purpose', 'prefetch');
     await request(app).get(data).set(DIAG);
     // The prefetch's line is at warn (server/observe/log-levels.ts), the other at error: both carry the error.

@@ -104,7 +104,7 @@ describe('one failure, one digest', () => {
     agent.destroy();
     const line = await server.logs.waitFor((l) => l.reqId === res.reqId && l.error !== undefined);
     const stack = line.error?.stack ?? '';
-    expect(stack).toMatch(/^ {4}at ServerError \(\S*\/client\/router\/diagnostics\/ServerError\.tsx:\d+:\d+\)$/m);
+    expect(stack).toMatch(/^ {4}at ServerError \(\S*\/client\/router\/diagnostics\/server-error\.tsx:\d+:\d+\)$/m);
     expect(stack).not.toMatch(/dist\/server/);
   });
 });

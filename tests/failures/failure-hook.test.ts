@@ -59,9 +59,9 @@ describe('the failure hook', () => {
     await settle();
     const digestOf = (reqId: string) => failures(host.logs).find((line) => line.reqId === reqId)!.digest;
     expect(seen.map(({ event }) => [event.kind, event.route, event.status, event.reqId, event.digest])).toEqual([
-      ['render', 'page:diag-server-error', 500, idOf(render), digestOf(idOf(render))],
-      ['loader', 'page:diag-loader-error', 500, idOf(loader), digestOf(idOf(loader))],
-      ['action', 'page:diag-action-error', 500, idOf(action), digestOf(idOf(action))],
+      ['render', 'page:diag/server-error', 500, idOf(render), digestOf(idOf(render))],
+      ['loader', 'page:diag/loader-error', 500, idOf(loader), digestOf(idOf(loader))],
+      ['action', 'page:diag/action-error', 500, idOf(action), digestOf(idOf(action))],
       ['resource', '/_diag/api-error', 500, idOf(resource), digestOf(idOf(resource))],
     ]);
     expect(seen.every(({ failureLogged, answered }) => failureLogged && answered)).toBe(true);

@@ -32,7 +32,7 @@ describe('the access line', () => {
       reqId: idOf(res),
       method: 'GET',
       path: '/_diag/slow',
-      route: 'page:diag-slow',
+      route: 'page:diag/slow',
       status: 200,
       ip: expect.stringMatching(/127\.0\.0\.1$/),
       userAgent: BROWSER['user-agent'],
