@@ -18,7 +18,7 @@ interface Replica {
 async function replica(times: number, env: Record<string, string> = {}): Promise<Replica> {
   const { app, logs } = createTestApp(env);
   const failure = await fail(app, '/_diag/server-error', times);
-  await request(app).get('/about').expect(200);
+  await request(app).get('/fixture/plain').expect(200);
   return { lines: logs.lines.map(({ replica: _name, ...line }) => line as LogLine), failure };
 }
 

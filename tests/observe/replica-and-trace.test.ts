@@ -53,7 +53,7 @@ describe('the replica on every line', () => {
 
   it('grows the access line by at most 60 bytes with the longest replica name, and carries no trace without tracing', async () => {
     const { app, logs } = createTestApp({ REPLICA: LONGEST_REPLICA });
-    const res = await request(app).get('/about').set('user-agent', BROWSER_UA).expect(200);
+    const res = await request(app).get('/fixture/plain').set('user-agent', BROWSER_UA).expect(200);
     const raw = rawAccess(logs.raw, idOf(res));
     expect(JSON.parse(raw)).not.toHaveProperty('trace_id');
     expect(addedBytes(raw)).toBe(55);
@@ -63,7 +63,7 @@ describe('the replica on every line', () => {
 describe('the trace on a request’s lines, with tracing on', () => {
   it('puts trace_id and trace_flags on the access line (at most 120 bytes more) and the whole context on the failure line', async () => {
     const { app, logs } = createTestApp({ REPLICA: LONGEST_REPLICA }, fakeTracing);
-    const page = await request(app).get('/about').set('user-agent', BROWSER_UA).expect(200);
+    const page = await request(app).get('/fixture/plain').set('user-agent', BROWSER_UA).expect(200);
     const raw = rawAccess(logs.raw, idOf(page));
     expect(JSON.parse(raw)).toMatchObject({ trace_id: TRACE.trace_id, trace_flags: '01' });
     expect(JSON.parse(raw)).not.toHaveProperty('span_id');
