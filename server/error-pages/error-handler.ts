@@ -9,32 +9,13 @@ import type { FailureRecorder, Recorded } from '../failures/recorder.ts';
 import { isHostError, publicMessage } from '../failures/error-status.ts';
 import { ClientAbortError } from '../failures/errors.ts';
 import { devDetail, isInstance } from '../failures/thrown-value.ts';
-import { requestPath } from '../observe/url-path.ts';
+import { wantsJson } from '../edge/wants-json.ts';
 
 interface ErrorHandlerDeps {
   config: Config;
   failures: FailureRecorder;
   /** Past this the error page's render is abandoned for the static fallback. */
   errorPageTimeoutMs?: number;
-}
-
-/**
- * A page's navigation data (React Router's `<page>.data`): what the host answers in place of
- * React Router's is JSON, which its browser runtime hands the route's boundary as an
- * ErrorResponse of that status (react-router's dom/ssr/single-fetch.ts, an answer without
- * X-Remix-Response); an error page there would be HTML no boundary can read.
- */
-const NAVIGATION_DATA = /\.data$/;
-
-/** JSON for API routes, navigation data and clients that prefer it; HTML pages for everyone else. */
-export function wantsJson(req: Request, res: Response): boolean {
-  const path = requestPath(req, res.locals);
-  if (res.locals.api === true || path.startsWith('/api/') || NAVIGATION_DATA.test(path)) return true;
-  // Content negotiation only when JSON is named: without "json" or "application/*" in Accept,
-  // HTML wins (or nothing matches and HTML is the default), and parsing Accept is skipped.
-  const accept = req.headers.accept;
-  if (accept === undefined || !(accept.includes('json') || accept.includes('application/*'))) return false;
-  return req.accepts(['html', 'json']) === 'json';
 }
 
 /**

@@ -1,10 +1,11 @@
 import type { Request as ExpressRequest, RequestHandler } from 'express';
 import type { Config } from '../config/config.ts';
-import { methodNotAllowed } from '../failures/errors.ts';
+import { methodNotAllowed, notFound } from '../failures/errors.ts';
 import { routeBodyLimits } from '../config/body-limits.ts';
 import { displayHostname, requestIsSecure, requestOrigin } from '../edge/request-origin.ts';
 import { isBot } from '../edge/is-bot.ts';
 import { PER_REQUEST_PAGE, sendResponse } from '../edge/send-response.ts';
+import { wantsJson } from '../edge/wants-json.ts';
 import { readRequestBody } from '../writes/request-body.ts';
 import type { Sessions } from '../writes/session.ts';
 import type { StoredPages } from '../pages/stored-pages.ts';
@@ -73,6 +74,8 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
     const { pagePath, forData } = pagePathOf(path);
     const reads = READ_METHODS.includes(req.method);
     const matched = table.match(pagePath, new URLSearchParams(query).has('index'));
+    // The app's 404 is a page: a client of the API (a path under /api/, or one asking for JSON) gets the host's JSON 404.
+    if (matched === undefined && !forData && wantsJson(req, res)) return next(notFound());
     if (matched !== undefined) {
       res.locals.route = `${matched.resource ? 'resource' : forData ? 'data' : 'page'}:${matched.leaf.id}`;
       if (matched.resource) res.locals.api = true;
