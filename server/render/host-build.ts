@@ -1,6 +1,7 @@
 import { data, isRouteErrorResponse, type HandleErrorFunction, type ServerBuild, type ServerEntryModule } from 'react-router';
 import type { FailureData } from '../../shared/host-boundary.tsx';
 import { parseServerDigest } from '../../shared/digest-proof.ts';
+import { httpError, notFound } from '../failures/errors.ts';
 import type { Recorded } from '../failures/recorder.ts';
 import { renderOf, type RenderContext } from './render-context.ts';
 import { withRuntimeScript } from './runtime-script.ts';
@@ -27,6 +28,16 @@ const ours = new WeakSet<object>();
 function isIntended(thrown: unknown): boolean {
   if (thrown instanceof Response || isRouteErrorResponse(thrown)) return true;
   return typeof thrown === 'object' && thrown !== null && (thrown as { type?: unknown }).type === 'DataWithResponseInit';
+}
+
+/**
+ * React Router's own refusal (a path no route matches, a method no action takes: an internal
+ * ErrorResponse) as the host's HttpError of its status, so its reason on the access line is the
+ * host's text (server/failures/errors.ts), not React Router's inspected internals with the path in them.
+ */
+function hostRefusal(error: unknown): unknown {
+  if (!isRouteErrorResponse(error) || !(error as { internal?: unknown }).internal || error.status >= 500) return error;
+  return error.status === 404 ? notFound() : httpError(error.status);
 }
 
 /** What a 4xx the app threw on purpose may say (finalhandler's `expose`), never a 5xx's. */
@@ -168,7 +179,7 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
     if (render !== undefined && error === render.deadline.signal.reason && isInstance(error, StreamTimeoutError))
       return void render.loadersTimedOut();
     // What React Router caught itself (a no-route 404, a render's thrown Response): recorded once like any other.
-    render?.record(error, 'render');
+    render?.record(hostRefusal(error), 'render');
     entry.handleError?.(error, args);
   };
   // The deadline of the streamed values React Router encodes too (its turbo-stream's timeout).
