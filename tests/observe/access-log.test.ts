@@ -109,7 +109,8 @@ describe('the access line', () => {
   it('logs health checks and served assets at debug, and their failures at info', async () => {
     const { app, logs } = createTestApp();
     const page = await request(app).get('/').set('user-agent', CRAWLER_UA).expect(200);
-    const script = /<script type="module" src="(\/assets\/[^"]+\.js)"/.exec(page.text)![1]!;
+    // Any built script the page names (React Router's entry and route modules, preloaded or imported).
+    const script = /"(\/assets\/[^"]+\.js)"/.exec(page.text)![1]!;
     const asset = await request(app).get(script).expect(200);
     const health = await request(app).get('/healthz').expect(200);
     const missing = await request(app).get('/assets/missing-file.js').expect(404);
