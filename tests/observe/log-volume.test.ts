@@ -34,7 +34,7 @@ describe('log volume per client', () => {
 
   it('summarises each window when it closes, and opens a new one for refusals after it', async () => {
     const windowMs = 150;
-    const { app, logs } = createTestApp({ LOG_LEVEL: 'info' }, {}, undefined, windowMs);
+    const { app, logs } = createTestApp({ LOG_LEVEL: 'info' }, {}, { refusalWindowMs: windowMs });
     const agent = request(app);
     for (let i = 0; i < ACCEPTED; i++) await agent.post(PATH).send(REPORT).expect(204);
     for (let i = 0; i < 5; i++) await agent.post(PATH).send(REPORT).expect(429);
