@@ -50,7 +50,9 @@ function exposed(error: unknown): string | null {
 function failurePayload(recorded: Recorded, error: unknown): FailureData | string | null {
   if (recorded.digest === undefined) return exposed(error);
   const { proof } = parseServerDigest(recorded.pageDigest) ?? {};
-  return { message: 'Unexpected Server Error', digest: recorded.digest, ...(proof !== undefined && { proof }) };
+  // `detail` only outside production (./page-renderer.ts): there the boundary shows the message and stack.
+  const { digest, detail } = recorded;
+  return { message: 'Unexpected Server Error', digest, ...(proof !== undefined && { proof }), ...(detail !== undefined && { detail }) };
 }
 
 function failureData(render: RenderContext, error: unknown, where: 'loader' | 'render') {
