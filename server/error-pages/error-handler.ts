@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Config } from '../config/config.ts';
 import { displayHostname } from '../edge/request-origin.ts';
 import { HTML_HEADERS, sendText } from '../edge/send-response.ts';
-import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText } from './error-page-cache.ts';
+import { createErrorPageCache, ERROR_PAGE_TIMEOUT_MS, renderToText, type RenderErrorPage } from './error-page-cache.ts';
 import { fallbackErrorPage } from './fallback-page.ts';
 import type { ServerErrorPageProps } from './render-error-page.tsx';
 import type { FailureRecorder, Recorded } from '../failures/recorder.ts';
@@ -11,11 +11,13 @@ import { ClientAbortError } from '../failures/errors.ts';
 import { devDetail, isInstance } from '../failures/thrown-value.ts';
 import { wantsJson } from '../edge/wants-json.ts';
 
-interface ErrorHandlerDeps {
+export interface ErrorHandlerDeps {
   config: Config;
   failures: FailureRecorder;
   /** Past this the error page's render is abandoned for the static fallback. */
   errorPageTimeoutMs?: number;
+  /** The error page's render: the host's unless a test breaks it, to see the static fallback answer. */
+  renderErrorPage?: RenderErrorPage;
 }
 
 /**
@@ -25,7 +27,7 @@ interface ErrorHandlerDeps {
 export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler {
   const { config, failures } = deps;
   const timeoutMs = deps.errorPageTimeoutMs ?? ERROR_PAGE_TIMEOUT_MS;
-  const cachedPage = createErrorPageCache(timeoutMs);
+  const cachedPage = createErrorPageCache(timeoutMs, deps.renderErrorPage);
 
   /** The React error page; if rendering it fails or hangs, the static page with the same text. */
   function sendErrorPage(req: Request, res: Response, error: unknown, failure: Recorded, message: string): void {
@@ -46,7 +48,7 @@ export function createErrorHandler(deps: ErrorHandlerDeps): ErrorRequestHandler 
     // Dev renders every time: components change under HMR, and the page shows the stack.
     const props: ServerErrorPageProps =
       digest === undefined ? { side: 'http', status, message } : { side: 'server', hostname, digest, detail: devDetail(error) };
-    renderToText(props, nonce, timeoutMs).then(send, sendFallback);
+    renderToText(props, nonce, timeoutMs, deps.renderErrorPage).then(send, sendFallback);
   }
 
   function respond(error: unknown, req: Request, res: Response): void {

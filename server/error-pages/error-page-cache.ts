@@ -24,8 +24,16 @@ const MAX_TEMPLATES = 64;
  */
 export const ERROR_PAGE_TIMEOUT_MS = 1_000;
 
+/** What renders an error page: the host's own (./render-error-page.tsx); a test passes a broken one. */
+export type RenderErrorPage = typeof renderErrorPage;
+
 /** The complete HTML of a render, once everything is ready; rejects on an error or the timeout. */
-export function renderToText(props: ServerErrorPageProps, nonce: string, timeoutMs = ERROR_PAGE_TIMEOUT_MS): Promise<string> {
+export function renderToText(
+  props: ServerErrorPageProps,
+  nonce: string,
+  timeoutMs = ERROR_PAGE_TIMEOUT_MS,
+  render: RenderErrorPage = renderErrorPage,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let html = '';
     // Set once the stream exists (a render that throws at once must leave no timer behind);
@@ -47,7 +55,7 @@ export function renderToText(props: ServerErrorPageProps, nonce: string, timeout
         done();
       },
     });
-    const stream = renderErrorPage(props, { nonce, onAllReady: () => stream.pipe(sink), onShellError: fail, onError: fail });
+    const stream = render(props, { nonce, onAllReady: () => stream.pipe(sink), onShellError: fail, onError: fail });
     timer = setTimeout(() => {
       const timeout = new ErrorPageTimeoutError(timeoutMs);
       reject(timeout);
@@ -73,7 +81,7 @@ function fill(pieces: Pieces, values: ErrorPageValues): string {
   return html;
 }
 
-export function createErrorPageCache(timeoutMs = ERROR_PAGE_TIMEOUT_MS) {
+export function createErrorPageCache(timeoutMs = ERROR_PAGE_TIMEOUT_MS, render: RenderErrorPage = renderErrorPage) {
   const templates = new Map<string, Promise<Pieces>>();
 
   function template(props: ServerErrorPageProps): Promise<Pieces> {
@@ -81,7 +89,7 @@ export function createErrorPageCache(timeoutMs = ERROR_PAGE_TIMEOUT_MS) {
     const cached = templates.get(key);
     if (cached) return cached;
     const placeheld: ServerErrorPageProps = props.side === 'http' ? props : { side: 'server', hostname: HOSTNAME, digest: DIGEST };
-    const rendering = renderToText(placeheld, NONCE, timeoutMs).then((html) => html.split(SLOTS));
+    const rendering = renderToText(placeheld, NONCE, timeoutMs, render).then((html) => html.split(SLOTS));
     if (templates.size < MAX_TEMPLATES) {
       templates.set(key, rendering);
       rendering.catch(() => templates.delete(key)); // a failed render is retried next time

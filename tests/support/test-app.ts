@@ -5,7 +5,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp, type AppDeps } from '../../server/app.ts';
 import { createDigester } from '../../server/failures/digest.ts';
-import { createErrorHandler } from '../../server/error-pages/error-handler.ts';
+import { createErrorHandler, type ErrorHandlerDeps } from '../../server/error-pages/error-handler.ts';
 import { createFailureRecorder } from '../../server/failures/recorder.ts';
 import { loadConfig, type Config } from '../../server/config/config.ts';
 import { loadAppBuild, type AppBuild } from '../../server/assets/app-build.ts';
@@ -141,8 +141,13 @@ export function listeningTestApp(...args: Parameters<typeof createTestApp>): Tes
 /**
  * A bare Express app for failures no page produces: one GET route at `/`, then the real failure
  * recorder and error handler, logging into memory, with a fixed request id (no access log).
+ * `errorPage`: the error handler's page render or its timeout, for a test that breaks them.
  */
-export function createBareApp(reqId: string, route: RequestHandler): { app: Express; logs: ServerLog } {
+export function createBareApp(
+  reqId: string,
+  route: RequestHandler,
+  errorPage: Pick<ErrorHandlerDeps, 'renderErrorPage' | 'errorPageTimeoutMs'> = {},
+): { app: Express; logs: ServerLog } {
   const config = loadConfig({ NODE_ENV: 'production' });
   const logs = new ServerLog();
   const logger = createLogger(config, logs);
@@ -153,6 +158,6 @@ export function createBareApp(reqId: string, route: RequestHandler): { app: Expr
     next();
   });
   app.get('/', route);
-  app.use(createErrorHandler({ config, failures }));
+  app.use(createErrorHandler({ config, failures, ...errorPage }));
   return { app, logs };
 }
