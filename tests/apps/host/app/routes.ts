@@ -18,6 +18,8 @@ export default [
     route('notes/:id', 'routes/note.tsx'),
     route('members/sign-in', 'routes/members-sign-in.tsx'),
     route('members', 'routes/members-guard.tsx', [index('routes/members.tsx')]),
+    // Whatever JavaScript can throw, thrown by a page or its loader (tests/failures/thrown-values.test.tsx).
+    route('throws/:kind', 'routes/throws.tsx'),
   ]),
   route('members/sign-out', 'routes/members-sign-out.ts'),
   route('api/writes', 'routes/writes-api.ts'),
