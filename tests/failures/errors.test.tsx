@@ -3,13 +3,12 @@ import { renderToPipeableStream } from 'react-dom/server';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { SERVER_DIGEST } from '../../shared/digest-proof.ts';
-import * as renderer from '../../client/entry-server.tsx';
-import { createProdFrontend } from '../../server/assets/frontend.ts';
-import { serverErrorMessage } from '../../shared/messages.ts';
+import type { RenderErrorPage } from '../../server/error-pages/error-page-cache.ts';
+import { FALLBACK_HOSTNAME, serverErrorMessage } from '../../shared/messages.ts';
 import { pageDigest, streamedDigest } from '../../tools/harness/digests.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { LEVEL } from '../../shared/log-line.ts';
-import { CLIENT_DIR, createTestApp, DIAG } from '../support/test-app.ts';
+import { createBareApp, createTestApp, DIAG } from '../support/test-app.ts';
 import { jsonLines, runDigest } from '../support/digest-cli.ts';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
 
@@ -48,7 +47,7 @@ describe('server failures: digest on the page equals the digest of exactly one e
       method: 'GET',
       path: '/_diag/server-error',
       status: 500,
-      route: 'page:diag-server-error',
+      route: 'page:diag/server-error',
       error: { type: 'Error', message: 'Diagnostic server error: render threw before the shell' },
     });
     expect(logs.access(requestId(res))).toMatchObject({ digest, status: 500 });
@@ -74,10 +73,16 @@ describe('server failures: digest on the page equals the digest of exactly one e
     expect(res.text).not.toMatch(LEAKS);
   });
 
-  it('a client that asks for JSON gets JSON for a page failure too, never HTML', async () => {
-    const { app } = createTestApp();
-    const res = await request(app).get('/_diag/server-error').set(DIAG).set('accept', 'application/json').expect(500);
-    expect(res.body.error).toMatchObject({ status: 500, message: 'Internal Server Error' });
+  it("a navigation's data request for a failing loader gets the failure's digest in React Router's data, never an HTML page", async () => {
+    const { app, logs } = createTestApp();
+    const res = await request(app).get('/_diag/loader-error.data').set(DIAG).expect(500);
+    expect(res.headers['content-type']).toBe('text/x-script');
+    expect(res.text).not.toMatch(/<html/i);
+    const [failure, ...rest] = logs.failures(requestId(res));
+    expect(rest).toEqual([]);
+    expect(failure).toMatchObject({ status: 500, route: 'data:diag/loader-error', digest: expect.stringMatching(SERVER_DIGEST) });
+    expect(res.text).toContain(`"digest","${failure!.digest}"`);
+    expect(res.text).not.toMatch(LEAKS);
   });
 
   it('an error inside Suspense after the shell keeps 200, logs once, and hands React the same digest', async () => {
@@ -128,7 +133,7 @@ describe('server failures: digest on the page equals the digest of exactly one e
     const { app } = createTestApp({ NODE_ENV: 'development' });
     const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
     expect(res.text).toContain('Diagnostic server error: render threw before the shell');
-    expect(res.text).toMatch(/at ServerError \(.*ServerError\.tsx:\d+:/);
+    expect(res.text).toMatch(/at ServerError \(.*server-error\.tsx:\d+:/);
   });
 
   it('never reflects a forged Host header; a configured PUBLIC_HOSTNAME wins', async () => {
@@ -144,71 +149,82 @@ describe('server failures: digest on the page equals the digest of exactly one e
     expect(configured.text).toContain(serverErrorMessage('shop.example.com'));
   });
 
-  it.each([
+  it('in production the page shows neither', async () => {
+    const { app } = createTestApp();
+    const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
+    expect(res.text).not.toContain('Diagnostic server error');
+    expect(res.text).not.toMatch(/server-error\.tsx/);
+  });
+});
+
+// The host's own error page (server/error-pages/): what the host answers itself, a failure no
+// route's boundary shows. Broken on purpose here, through the error handler's render seam, on a
+// bare app whose one route fails.
+describe('when the host’s error page itself fails', () => {
+  /** The bare app's route: a failure that reaches the host's error page. */
+  const failing = () => {
+    throw new Error('Diagnostic server error: render threw before the shell');
+  };
+  const reqId = 'error-page-broken-1';
+
+  it.each<[string, RenderErrorPage]>([
     [
       'throws',
       () => {
         throw new Error('error page is broken');
       },
     ],
-    [
-      'fails inside React',
-      (_props: unknown, options: Parameters<typeof renderToPipeableStream>[1]) => renderToPipeableStream(<Broken />, options),
-    ],
-  ])(
-    'when the error page itself %s: the static page with the same digest, and the page failure logged once beside it',
-    async (_name, renderErrorPage) => {
-      const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: renderErrorPage });
-      const { app, logs } = createTestApp({}, { frontend });
-      for (let i = 0; i < 2; i++) {
-        const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
-        expect(res.text).toContain(serverErrorMessage('127.0.0.1'));
-        expect(res.headers['cache-control']).toBe('no-store');
-        const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)?.[1];
-        const [original, secondary, ...rest] = logs.failures(requestId(res));
-        expect(rest).toEqual([]);
-        expect(original).toMatchObject({
-          level: LEVEL.error,
-          digest,
-          msg: 'request failed',
-          error: { message: expect.stringContaining('render threw before the shell') },
-        });
-        expect(secondary).toMatchObject({
-          level: LEVEL.error,
-          digest,
-          secondaryFailure: true,
-          status: 500,
-          error: { message: 'error page is broken' },
-        });
-      }
-    },
-  );
+    ['fails inside React', (_props, options) => renderToPipeableStream(<Broken />, options)],
+  ])('%s: the static page with the same digest, and the page failure logged once beside it', async (_name, renderErrorPage) => {
+    const { app, logs } = createBareApp(reqId, failing, { renderErrorPage });
+    for (let i = 0; i < 2; i++) {
+      const linesBefore = logs.lines.length;
+      const res = await request(app).get('/').expect(500);
+      // The bare app resolves no origin: the text names no host.
+      expect(res.text).toContain(serverErrorMessage(FALLBACK_HOSTNAME));
+      expect(res.headers['cache-control']).toBe('no-store');
+      const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)?.[1];
+      expect(digest).toMatch(SERVER_DIGEST);
+      const [original, secondary, ...rest] = logs.lines.slice(linesBefore).filter((line) => line.error !== undefined);
+      expect(rest).toEqual([]);
+      expect(original).toMatchObject({
+        level: LEVEL.error,
+        digest,
+        msg: 'request failed',
+        error: { message: expect.stringContaining('render threw before the shell') },
+      });
+      expect(secondary).toMatchObject({
+        level: LEVEL.error,
+        digest,
+        secondaryFailure: true,
+        status: 500,
+        error: { message: 'error page is broken' },
+      });
+    }
+  });
 
   it('an error page that hangs is abandoned after its timeout: the static page is sent and the hang logged', async () => {
-    const hanging = (_props: unknown, options: Parameters<typeof renderToPipeableStream>[1]) =>
+    const hanging: RenderErrorPage = (_props, options) =>
       renderToPipeableStream(
         <Suspense>
           <Never />
         </Suspense>,
         options,
       );
-    const frontend = createProdFrontend(CLIENT_DIR, { ...renderer, renderErrorPage: hanging });
-    const { app, logs } = createTestApp({}, { frontend });
-    const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
+    const { app, logs } = createBareApp(reqId, failing, { renderErrorPage: hanging, errorPageTimeoutMs: 200 });
+    const res = await request(app).get('/').expect(500);
     const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)?.[1];
     expect(digest).toMatch(SERVER_DIGEST);
-    expect(logs.failures(requestId(res))[1]).toMatchObject({ digest, secondaryFailure: true, error: { type: 'ErrorPageTimeoutError' } });
+    expect(logs.failures(reqId)[1]).toMatchObject({ digest, secondaryFailure: true, error: { type: 'ErrorPageTimeoutError' } });
   });
 
   it('the digest tool counts a secondary failure apart, never as another occurrence', async () => {
-    const frontend = createProdFrontend(CLIENT_DIR, {
-      ...renderer,
+    const { app, logs } = createBareApp(reqId, failing, {
       renderErrorPage: () => {
         throw new Error('error page is broken');
       },
     });
-    const { app, logs } = createTestApp({}, { frontend });
-    const res = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
+    const res = await request(app).get('/').expect(500);
     const digest = /Digest: <code[^>]*>([\w-]+)<\/code>/.exec(res.text)![1]!;
     const run = runDigest([digest, '-'], { input: jsonLines(logs.lines) });
     expect(run.stdout).toContain(`Digest ${digest} — 1 occurrence`);
