@@ -1,11 +1,10 @@
 import { data, isRouteErrorResponse, type HandleErrorFunction, type ServerBuild, type ServerEntryModule } from 'react-router';
 import type { FailureData } from '../../shared/host-boundary.tsx';
 import { parseServerDigest } from '../../shared/digest-proof.ts';
-import { httpError, notFound } from '../failures/errors.ts';
+import { httpError, notFound, StreamTimeoutError } from '../failures/errors.ts';
 import type { Recorded } from '../failures/recorder.ts';
 import { renderOf, type RenderContext } from './render-context.ts';
 import { withRuntimeScript } from './runtime-script.ts';
-import { StreamTimeoutError } from '../failures/errors.ts';
 import { isInstance } from '../failures/thrown-value.ts';
 
 // The app's build as the host runs it: React Router's ServerBuild with the host composed in at
