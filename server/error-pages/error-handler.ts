@@ -21,7 +21,7 @@ interface ErrorHandlerDeps {
 /**
  * A page's navigation data (React Router's `<page>.data`): what the host answers in place of
  * React Router's is JSON, which its browser runtime hands the route's boundary as an
- * ErrorResponse of that status (react-router's dom/ssr/single-fetch.ts, an answer without
+ * ErrorResponse of that status (react-router's single-fetch module, dom/ssr/single-fetch, an answer without
  * X-Remix-Response); an error page there would be HTML no boundary can read.
  */
 const NAVIGATION_DATA = /\.data$/;
