@@ -2,8 +2,10 @@
 // files move (docs/pages.md): the context its loaders and actions get (`context.get(hostContext)`),
 // what an ErrorBoundary may show of a failure, the session's data it declares
 // (client/session-data.ts), the database's types (docs/data.md), a stored page's policy
-// (docs/caching.md), the failure hook's event (docs/operating.md) and a delay that honours a signal.
+// (docs/caching.md), the failure hook's event (docs/operating.md), a delay that honours a signal,
+// and the announcer of client navigations an app's layout renders.
 export { hostContext, hostOf, type HostContext, type LimitRule, type RevalidateTarget } from './host-context.ts';
+export { NavigationAnnouncer } from './NavigationAnnouncer.tsx';
 export { HostErrorBoundary, failureOf, useFailure, useHostname, type FailureData, type ShownFailure } from './host-boundary.tsx';
 export type { SessionData, SessionFlashData, HostSession } from './session-data.ts';
 export type { Database, Migration } from './database.ts';

@@ -6,6 +6,7 @@ import { reactRouter } from '@react-router/dev/vite';
 import type { Plugin, PluginOption } from 'vite';
 import { APP_MODULES } from '../server/assets/app-modules.ts';
 import { firstLoadChunks } from './first-load-chunks.ts';
+import { hostRouteExports } from './host-route-exports.ts';
 
 // React Router's own Vite plugin (framework mode), with what the host changes of it:
 // - an app with no entry.server or entry.client of its own gets the host's (server/render/document.tsx,
@@ -16,6 +17,7 @@ import { firstLoadChunks } from './first-load-chunks.ts';
 //   app's `prerender` paths through the host's middleware, with the checks docs/caching.md lists,
 //   where React Router's runs the bare handler (no session, no database, no checks);
 // - the browser's first load comes in fewer files (./first-load-chunks.ts);
+// - the host's own route exports stay out of the browser's modules in development too (./host-route-exports.ts);
 // - the server build's files keep their entry names (dist/server/index.js is the host's process,
 //   react-router.js React Router's server build beside it), where React Router names every entry
 //   as its one server file.
@@ -82,5 +84,5 @@ export async function reactRouterHost(): Promise<PluginOption[]> {
       `React Router's "${PRERENDER_PLUGIN}" plugin was not found: vite/react-router-host.ts must leave it out by its new name`,
     );
   }
-  return [hostEntries(), ...plugins.filter((plugin) => plugin?.name !== PRERENDER_PLUGIN), entryNames(), firstLoadChunks()];
+  return [hostEntries(), ...plugins.filter((plugin) => plugin?.name !== PRERENDER_PLUGIN), entryNames(), firstLoadChunks(), hostRouteExports()];
 }

@@ -1,5 +1,5 @@
 import { Link, Outlet, useLocation } from 'react-router';
-import { HostErrorBoundary } from '../../shared/host.ts';
+import { HostErrorBoundary, NavigationAnnouncer } from '../../shared/host.ts';
 import { CONTENT_ID, NAV } from './nav.ts';
 
 /** The header and its navigation: on every page, and around a failure shown by the site's boundary. */
@@ -29,6 +29,7 @@ export default function SiteLayout() {
   return (
     <>
       <SiteHeader />
+      <NavigationAnnouncer contentId={CONTENT_ID} />
       <main id={CONTENT_ID} tabIndex={-1} className="page">
         <Outlet />
       </main>

@@ -5,11 +5,24 @@ import { RUNTIME_GLOBAL, serializeForScript } from '../../shared/runtime.ts';
 // name the error texts name, the request id its reports send back, the release, Sentry's
 // settings) goes into the document's <head> as one inline script carrying the CSP nonce. The
 // app owns the document (its root route's Layout), so the host writes it into the stream React
-// renders: right after the opening <head> tag, before any script of the app's can read it.
+// renders: right after the opening <head> tag, before any script of the app's can read it; the
+// trace's meta tags (Sentry's) go with it.
 
-/** The script for `runtime`, with this answer's nonce. */
+/** An attribute value's text: nothing in it can end the attribute or start a tag. */
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The script for `runtime`, with this answer's nonce; with a trace, its two meta tags too, which
+ * Sentry's browser tracing reads to make the page load a span of the server request's trace
+ * (https://docs.sentry.io/platforms/javascript/tracing/distributed-tracing/custom-instrumentation/#inject-tracing-information-into-rendered-html).
+ */
 export function runtimeScript(runtime: RuntimeConfig, nonce: string): string {
-  return `<script nonce="${nonce}">window.${RUNTIME_GLOBAL}=${serializeForScript(runtime)}</script>`;
+  const { trace } = runtime;
+  const meta =
+    trace === undefined
+      ? ''
+      : `<meta name="sentry-trace" content="${attribute(trace.sentryTrace)}"><meta name="baggage" content="${attribute(trace.baggage)}">`;
+  return `${meta}<script nonce="${nonce}">window.${RUNTIME_GLOBAL}=${serializeForScript(runtime)}</script>`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from '../support/browser.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
-// Public pages are private, no-cache rather than no-store (server/pages/page-response.ts), so the
+// Public pages are private, no-cache rather than no-store (server/edge/send-response.ts), so the
 // browser may keep them in its back/forward cache. (Which pages are no-store is pinned over
 // HTTP in tests/pages/page-caching.test.ts: Chromium now restores some no-store pages too, so a
 // browser cannot show that side.)
@@ -30,7 +30,7 @@ describe('the back/forward cache', () => {
     await page.waitForSelector('html[data-hydrated="true"]');
     await page.evaluate(() => ((window as Marked).kept = 'before leaving'));
     // Another document, not a client navigation: only then does the page leave memory.
-    await page.goto(`${suite.origin}/guide/streaming`);
+    await page.goto(`${suite.origin}/fixture/elsewhere`);
     // A page restored from memory fires no load event: wait for the commit, then a complete document.
     await page.goBack({ waitUntil: 'commit' });
     await page.waitForFunction((wanted) => location.pathname === wanted && document.readyState === 'complete', path);
@@ -40,6 +40,6 @@ describe('the back/forward cache', () => {
   }
 
   it('restores a public page on Back, its scripts and state still running', async () => {
-    expect(await backAfterDocumentLoad('/about')).toBe(true);
+    expect(await backAfterDocumentLoad('/fixture/kept')).toBe(true);
   });
 });

@@ -52,7 +52,7 @@ describe('in a real browser', () => {
     await close();
   });
 
-  it('recovers in the suite.browser from a Suspense error on the server, and onRecoverableError gets the server digest', async () => {
+  it('recovers in the browser from a Suspense error on the server, and onRecoverableError gets the server digest', async () => {
     const { page, console, close } = await openPage(suite.browser, DIAG);
     await page.goto(`${suite.origin}/_diag/stream-error`);
     await page.getByTestId('stream-error-content').waitFor();
@@ -60,7 +60,7 @@ describe('in a real browser', () => {
     const report = await suite.host.logs.waitFor((l) => l.msg === 'client error' && l.kind === 'recoverable');
     const serverFailure = suite.host.logs.failures().find((l) => l.path === '/_diag/stream-error');
     expect(report.digest).toBe(serverFailure?.digest);
-    // The suite.browser sent the proof the server wrote beside the digest: a genuine report, verified.
+    // The browser sent the proof the server wrote beside the digest: a genuine report, verified.
     expect(report).toMatchObject({ verified: true, pageReqId: serverFailure?.reqId });
     expect(console.some((entry) => entry.text.includes(`digest ${serverFailure?.digest as string}`))).toBe(true);
     await screenshot(page, 'stream-error-recovered');

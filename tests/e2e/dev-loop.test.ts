@@ -6,9 +6,9 @@ import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
 import { LISTENING_PREFIX } from '../../shared/log-line.ts';
 import { OUTPUT_SHOWN, startDevServer, type DevServer } from '../support/dev-server.ts';
 
-// The dev loop in a browser: an edit of a module only the server runs (a loader, an action, what
-// they import) reaches the open page as fresh data, with no document load
-// (server/assets/server-change-events.ts, client/hydrate-page.tsx).
+// The dev loop in a browser: an edit of a loader reaches the open page as fresh data, with no
+// document load (React Router's hot data revalidation through the host's dev frontend,
+// server/assets/frontend.ts). `npm run dev` serves the app in client/, the demo: its about page.
 
 describe('the dev loop', () => {
   let dev: DevServer | undefined;
@@ -45,7 +45,7 @@ describe('the dev loop', () => {
       const data: string[] = [];
       page.on('request', (request) => {
         if (request.resourceType() === 'document') documents.push(request.url());
-        else if (new URL(request.url()).pathname.startsWith('/_data/')) data.push(request.url());
+        else if (new URL(request.url()).pathname.endsWith('.data')) data.push(request.url());
       });
       // Vite's client logs "[vite] connected." once its WebSocket is open: an event sent before is lost.
       const connected = page.waitForEvent('console', { predicate: (message) => message.text().includes('[vite] connected') });
@@ -54,9 +54,9 @@ describe('the dev loop', () => {
       await page.locator('html[data-hydrated="true"]').waitFor();
       // A value set on the page's window survives only if the document is never loaded again.
       await page.evaluate(() => Object.assign(window, { devLoopMarker: true }));
-      const file = join(dev!.root, 'client/pages/about.server.ts');
+      const file = join(dev!.root, 'client/pages/about.tsx');
       const marker = `EDITED-${dev!.hmrPort}`;
-      writeFileSync(file, readFileSync(file, 'utf8').replace('servedAt: new Date()', `servedAt: '${marker}'`));
+      writeFileSync(file, readFileSync(file, 'utf8').replace('servedAt: new Date().toISOString()', `servedAt: '${marker}'`));
       await page.getByText(`Served at ${marker}.`).waitFor({ timeout: 15_000 });
       expect(await page.evaluate(() => (window as { devLoopMarker?: boolean }).devLoopMarker)).toBe(true);
       expect(documents).toEqual([`${origin}/about`]);

@@ -8,7 +8,7 @@ import { DIAG } from '../support/test-app.ts';
 
 const SCREENS = [
   { name: 'route-boundary', path: '/_diag/loader-error', selector: 'section[role="alert"]', text: serverErrorMessage('localhost') },
-  { name: 'not-found', path: '/guide/no-such-topic', selector: 'section[role="alert"]', text: NOT_FOUND_MESSAGE },
+  { name: 'not-found', path: '/fixture/gone?missing', selector: 'section[role="alert"]', text: NOT_FOUND_MESSAGE },
   { name: 'server-error-page', path: '/_diag/server-error', selector: 'main [role="alert"]', text: serverErrorMessage('localhost') },
   { name: 'client-error-page', path: '/_diag/client-error', selector: 'main [role="alert"]', text: clientErrorMessage('localhost') },
 ] as const;

@@ -7,12 +7,23 @@ import { afterAll, beforeAll } from 'vitest';
 import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
 import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
 
-/** Counts the navigation-data requests the server is answering at once. */
+/**
+ * The page a request for navigation data is for, or undefined: React Router's single fetch asks
+ * for `/about.data`, `/_.data` for `/` (https://reactrouter.com/explanation/single-fetch).
+ */
+export function dataPageOf(pathname: string): string | undefined {
+  const suffix = /(\/_)?\.data$/.exec(pathname);
+  if (suffix === null) return undefined;
+  const page = pathname.slice(0, suffix.index);
+  return suffix[1] === undefined ? page : `${page}/`;
+}
+
+/** Counts the navigation-data requests the server is answering at once, by the page they are for. */
 export function countingServer(host: TestApp) {
   const stats = { inFlight: 0, maxInFlight: 0, byPath: new Map<string, number>(), finished: new Map<string, number>() };
   const server: Server = createServer((req, res) => {
-    if (req.url?.startsWith('/_data/')) {
-      const path = req.url.split('?')[0]!;
+    const path = dataPageOf(new URL(req.url ?? '/', 'http://x').pathname);
+    if (path !== undefined) {
       stats.byPath.set(path, (stats.byPath.get(path) ?? 0) + 1);
       stats.inFlight++;
       stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
@@ -33,8 +44,12 @@ export function recordRequests(page: Page): Request[] {
   return requests;
 }
 export const documentLoads = (requests: Request[]) => requests.filter((r) => r.isNavigationRequest() && r.resourceType() === 'document');
-export const dataFetches = (requests: Request[], path = '') =>
-  requests.filter((r) => new URL(r.url()).pathname.startsWith(`/_data${path}`));
+/** The navigation-data requests for the page at `path` (exactly), or all of them. */
+export const dataFetches = (requests: Request[], path?: string) =>
+  requests.filter((r) => {
+    const page = dataPageOf(new URL(r.url()).pathname);
+    return page !== undefined && (path === undefined || page === path);
+  });
 
 export interface NavigationSuite {
   browser: Browser;
@@ -70,6 +85,7 @@ export function navigationSuite(): NavigationSuite {
     await closeContexts(suite.browser);
     suite.counting.server.closeAllConnections();
     await new Promise((resolve) => suite.counting.server.close(resolve));
+    await suite.host.close();
   });
   return suite;
 }

@@ -1,110 +1,79 @@
 import { describe, expect, it, vi } from 'vitest';
-
-import { MAX_PREFETCHES_IN_FLIGHT } from '../../client/router/browser/prefetch.ts';
-
 import { dataFetches, documentLoads, navigationSuite } from './navigation-harness.ts';
+
+// Client navigation through React Router in a real browser, on the fixture app's pages.
 
 describe('client navigation in a real browser', () => {
   const nav = navigationSuite();
 
   it('hydrates with the loader data in the page: no data request, and the streamed part arrives', async () => {
-    const { page, console, requests, close } = await nav.hydrated('/guide/streaming', { width: 1280, height: 300 });
-    await page.getByTestId('related').waitFor();
-    // Links below the fold are not prefetched, so any data request would be a refetch.
-    expect(dataFetches(requests, '/guide/streaming')).toEqual([]);
+    const { page, console, requests, close } = await nav.hydrated('/');
+    await page.getByTestId('streamed-content').waitFor();
+    expect(dataFetches(requests)).toEqual([]);
     expect(console.filter((entry) => entry.type === 'error' || entry.type === 'pageerror')).toEqual([]);
     await close();
   });
 
-  it('navigates without a document load, moves focus to the content and announces the title', async () => {
-    const { page, console, requests, close } = await nav.hydrated('/guide/streaming');
+  it('navigates without a document load, its streamed part included, and the title from the page’s meta', async () => {
+    const { page, console, requests, close } = await nav.hydrated('/');
     await page.evaluate(() => ((window as unknown as Record<string, number>).sameDocument = 1));
-    await page.getByRole('link', { name: 'Failures' }).first().click();
-    await page.getByRole('heading', { level: 1, name: 'Failures' }).waitFor();
-    expect(await page.title()).toBe('Failures · Guide');
+    await page.getByRole('link', { name: 'Fixture page' }).click();
+    await page.getByTestId('fixture').filter({ hasText: 'Hello from the fixture, linked' }).waitFor();
+    await page.getByText('LATER-PART-ARRIVED').waitFor();
+    expect(await page.title()).toBe('Fixture page');
     expect(await page.evaluate(() => (window as unknown as Record<string, number>).sameDocument)).toBe(1);
     expect(documentLoads(requests)).toHaveLength(1);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('content');
-    expect(await page.getByTestId('route-announcer').textContent()).toBe('Failures · Guide');
-    await page.getByTestId('related').waitFor();
+    expect(dataFetches(requests, '/fixture/linked')).toHaveLength(1);
     expect(console.filter((entry) => entry.type === 'error' || entry.type === 'pageerror')).toEqual([]);
+    await close();
+  });
+
+  it('after a client navigation moves focus to the new content and announces its title; the first load announces nothing', async () => {
+    const { page, close } = await nav.hydrated('/');
+    expect(await page.getByTestId('route-announcer').textContent()).toBe('');
+    await page.getByRole('link', { name: 'Fixture page' }).click();
+    await page.getByTestId('fixture').filter({ hasText: 'Hello from the fixture, linked' }).waitFor();
+    await expect.poll(() => page.getByTestId('route-announcer').textContent()).toBe('Fixture page');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('content');
+    // Seen by a screen reader, not by the eye.
+    expect(await page.getByTestId('route-announcer').boundingBox()).toMatchObject({ width: 1, height: 1 });
     await close();
   });
 
   it('back restores the scroll position of the previous page', async () => {
-    const { page, close } = await nav.hydrated('/guide/streaming', { width: 375, height: 400 });
-    // A related topic, in the streamed section at the foot of the page.
-    const link = page.getByTestId('related').getByRole('link', { name: 'failures' });
+    const { page, close } = await nav.hydrated('/_diag/links?count=50&ms=0', { width: 375, height: 400 });
+    const link = page.getByRole('link', { name: 'Slow page 50' });
     await link.scrollIntoViewIfNeeded();
     const scrolled = await page.evaluate(() => window.scrollY);
     expect(scrolled).toBeGreaterThan(0);
-    // The reader stays a moment on the next page, the pointer on its tab back to this one: that
-    // prefetches it, the streamed part included.
-    const answered = nav.counting.stats.finished.get('/_data/guide/streaming') ?? 0;
     await link.click();
-    await page.getByRole('heading', { level: 1, name: 'Failures' }).waitFor();
-    await page.getByRole('link', { name: 'Streaming' }).first().hover();
-    await vi.waitFor(() => expect(nav.counting.stats.finished.get('/_data/guide/streaming')).toBe(answered + 1));
+    await page.getByText('The loader took 0 ms.').waitFor();
     await page.goBack();
-    await page.getByRole('heading', { level: 1, name: 'Streaming' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Diagnostic: links' }).waitFor();
     await vi.waitFor(async () => expect(await page.evaluate(() => window.scrollY)).toBe(scrolled));
     await close();
   });
 
-  it('leaves modified clicks to the nav.browser: ctrl-click opens a new tab, this one stays', async () => {
-    const { page, requests, close } = await nav.hydrated('/guide/streaming');
+  it('leaves modified clicks to the browser: ctrl-click opens a new tab, this one stays', async () => {
+    const { page, requests, close } = await nav.hydrated('/');
     const opened = page.context().waitForEvent('page');
-    await page
-      .getByRole('link', { name: 'Navigation' })
-      .first()
-      .click({ modifiers: ['Control'] });
+    await page.getByRole('link', { name: 'Fixture page' }).click({ modifiers: ['Control'] });
     const tab = await opened;
     expect(new URL(tab.url() === 'about:blank' ? (await tab.waitForEvent('framenavigated')).url() : tab.url()).pathname).toBe(
-      '/guide/navigation',
+      '/fixture/linked',
     );
-    expect(new URL(page.url()).pathname).toBe('/guide/streaming');
+    expect(new URL(page.url()).pathname).toBe('/');
     expect(documentLoads(requests)).toHaveLength(1);
     await close();
   });
 
-  it(`never has more than ${MAX_PREFETCHES_IN_FLIGHT} prefetches in flight for a page of 12 visible links prefetched in view, and fetches each once`, async () => {
-    nav.counting.stats.maxInFlight = 0;
+  it('a page of 12 links prefetched in view fetches each page’s data once, before any click, and the host answers each', async () => {
+    const answered = () => nav.counting.stats.finished.get('/_diag/slow-loader') ?? 0;
+    const before = answered();
     const { close } = await nav.hydrated('/_diag/links?count=12&ms=400&prefetch=viewport', { width: 1280, height: 2000 });
-    await vi.waitFor(() => expect(nav.counting.stats.byPath.get('/_data/_diag/slow-loader')).toBe(12), { timeout: 10_000 });
-    await vi.waitFor(() => expect(nav.counting.stats.inFlight).toBe(0));
-    expect(nav.counting.stats.maxInFlight).toBe(MAX_PREFETCHES_IN_FLIGHT);
-    await close();
-  });
-
-  it('links in view cost one discovery request and their code and stylesheets, no loader; a hover fetches that page’s data once', async () => {
-    const { page, requests, close } = await nav.hydrated('/', { width: 1280, height: 2000 });
-    const discoveries = () => requests.filter((r) => new URL(r.url()).pathname.startsWith('/_routes'));
-    const fetched = (pattern: RegExp) => requests.some((r) => pattern.test(new URL(r.url()).pathname));
-    // The guestbook's code and its stylesheet (fetched, not applied) come after the one batch.
-    await vi.waitFor(() => expect(fetched(/^\/assets\/Guestbook-[\w-]+\.js$/) && fetched(/^\/assets\/Guestbook-[\w-]+\.css$/)).toBe(true));
-    expect(discoveries().map((r) => new URL(r.url()).pathname)).toEqual(['/_routes']);
-    expect(new URL(discoveries()[0]!.url()).searchParams.getAll('p')).toEqual(expect.arrayContaining(['/guestbook', '/guide/streaming']));
-    expect(await page.evaluate(() => document.querySelectorAll('link[rel="stylesheet"][href*="Guestbook"]').length)).toBe(0);
-    expect(dataFetches(requests)).toEqual([]);
-    await page.getByRole('link', { name: 'Guestbook' }).hover();
-    await vi.waitFor(() => expect(dataFetches(requests, '/guestbook')).toHaveLength(1));
-    expect(dataFetches(requests)).toHaveLength(1);
-    expect(discoveries()).toHaveLength(1);
-    await close();
-  });
-
-  it('a prefetch asks only for the loaders its navigation runs: the layout’s data is not fetched again per link', async () => {
-    const { page, requests, close } = await nav.hydrated('/guide/streaming');
-    await page.getByRole('link', { name: 'Failures' }).first().hover();
-    await page.getByRole('link', { name: 'react-ssr-host' }).first().hover();
-    await vi.waitFor(() => expect(dataFetches(requests, '/guide/failures')).toHaveLength(1));
-    await vi.waitFor(() => expect(dataFetches(requests).filter((r) => new URL(r.url()).pathname === '/_data/')).toHaveLength(1));
-    const asked = dataFetches(requests).map((r) => new URL(r.url()).searchParams.get('_routes'));
-    expect(asked.length).toBeGreaterThanOrEqual(2);
-    expect(asked.every((ids) => ids !== null && !ids.split(',').includes('site'))).toBe(true);
-    await page.getByRole('link', { name: 'Failures' }).first().click();
-    await page.getByRole('heading', { level: 1, name: 'Failures' }).waitFor();
-    expect(dataFetches(requests, '/guide/failures')).toHaveLength(1);
+    await vi.waitFor(() => expect(answered()).toBe(before + 12), { timeout: 10_000 });
+    // A prefetch says so (React Router's link: Sec-Purpose), and its answers are no failures.
+    expect(nav.host.logs.failures().filter((line) => String(line.path).startsWith('/_diag/slow-loader'))).toEqual([]);
     await close();
   });
 });

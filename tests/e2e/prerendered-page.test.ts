@@ -4,12 +4,11 @@ import type { Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverErrorMessage } from '../../shared/messages.ts';
 import { MANIFEST_FILE, PRERENDER_DIR, type PrerenderManifest } from '../../server/pages/prerender-manifest.ts';
-import { ROOT } from '../../tools/harness/paths.ts';
 import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
-import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
+import { appBuild, createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
 import { documentLoads, recordRequests } from './navigation-harness.ts';
 
-// A page prerendered at build (docs/caching.md, "Prerendered pages") in Chromium: it hydrates and
+// A page prerendered at build (docs/caching.md, "Prerendered pages"; the fixture's /prerendered/fine) in Chromium: it hydrates and
 // runs its inline scripts under the hash-based CSP it is served with, and the router navigates to
 // and from it without a document load. The app serves the build's files in this process (the
 // built server's own reading of them: tests/pages/prerendered-pages.test.ts).
@@ -24,7 +23,7 @@ describe('a prerendered page in a real browser', () => {
   let host: TestApp;
   let origin: string;
   beforeAll(async () => {
-    const dir = join(ROOT, PRERENDER_DIR);
+    const dir = join(appBuild().dir, PRERENDER_DIR);
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as PrerenderManifest;
     host = createTestApp({}, { prerendered: { dir, manifest } });
     origin = (await host.listen()).replace('127.0.0.1', 'localhost');
@@ -41,27 +40,21 @@ describe('a prerendered page in a real browser', () => {
     );
     const requests = recordRequests(page);
     const data: Response[] = [];
-    page.on('response', (response) => new URL(response.url()).pathname.startsWith('/_data/') && data.push(response));
+    page.on('response', (response) => new URL(response.url()).pathname.endsWith('.data') && data.push(response));
 
-    const loaded = await page.goto(`${origin}/guide/streaming`);
+    const loaded = await page.goto(`${origin}/prerendered/fine`);
     expect(loaded!.headers()['x-cache']).toBe('PRERENDERED');
     expect(loaded!.headers()['content-security-policy']).toMatch(/script-src 'self' 'sha256-/);
     await page.waitForSelector('html[data-hydrated="true"]');
-    // The streamed section was rendered into the file; its value reached the router too.
-    await page.getByText('What a user sees and what an operator finds when something breaks.').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'fine' }).waitFor();
 
-    // To another prerendered page: its navigation data is the prerendered file.
-    await page.getByRole('link', { name: 'Failures' }).first().click();
-    await page.getByRole('heading', { level: 1, name: 'Failures' }).waitFor();
-    const failures = data.find((response) => new URL(response.url()).pathname === '/_data/guide/failures');
-    expect(failures!.headers()['x-cache']).toBe('PRERENDERED');
-
-    // Away to a page rendered per request, and back through /guide's redirect.
-    await page.getByRole('link', { name: 'Home' }).first().click();
-    await page.waitForURL(`${origin}/`);
-    await page.getByRole('link', { name: 'Guide' }).first().click();
-    await page.getByRole('heading', { level: 1, name: 'Streaming' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/guide/streaming');
+    // Away to a page rendered per request, and back: its navigation data is the prerendered file.
+    await page.getByRole('link', { name: 'Board' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Board' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'fine' }).waitFor();
+    const fine = data.find((response) => new URL(response.url()).pathname === '/prerendered/fine.data');
+    expect(fine!.headers()['x-cache']).toBe('PRERENDERED');
     expect(documentLoads(requests)).toHaveLength(1);
 
     // A server failure shown after a navigation from it names the host the browser used (the page names none).

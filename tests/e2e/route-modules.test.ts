@@ -4,7 +4,8 @@ import { DIAG } from '../support/test-app.ts';
 import { dataFetches, documentLoads, navigationSuite } from './navigation-harness.ts';
 
 // Route modules in a real browser: a middleware guard on a client navigation, a form posting to
-// a resource route with JavaScript on and off, and a route's own ErrorBoundary after hydration.
+// a resource route with JavaScript on and off, and a route's own ErrorBoundary after hydration
+// (the fixture's members and notes pages: tests/apps/host/app/routes/).
 
 const errorsOf = (console: { type: string; text: string }[]) => console.filter((e) => e.type === 'error' || e.type === 'pageerror');
 
@@ -17,50 +18,51 @@ async function signIn(page: Page, name: string) {
 describe('route modules in a real browser', () => {
   const nav = navigationSuite();
 
-  it('a guarded page reached by a link without a session lands on sign-in, with no document load and no loader run', async () => {
-    const { page, console, requests, close } = await nav.hydrated('/guestbook');
-    await page.getByRole('link', { name: 'Your entries' }).click();
+  it('a guarded page reached by a link without a session lands on sign-in, with no document load', async () => {
+    const { page, console, requests, close } = await nav.hydrated('/notes');
+    await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/guestbook/sign-in');
+    expect(new URL(page.url()).pathname).toBe('/members/sign-in');
     expect(documentLoads(requests)).toHaveLength(1);
-    // The guard answered the navigation's data request with a redirect: nothing of the page's loader.
-    expect(dataFetches(requests, '/guestbook/mine')).toHaveLength(1);
+    // The guard answered the navigation's data request with a redirect.
+    expect(dataFetches(requests, '/members')).toHaveLength(1);
     expect(errorsOf(console)).toEqual([]);
     await close();
   });
 
   it('signs in, then signs out through a form posting to the resource route: its redirect is followed, no document load', async () => {
-    const { page, console, requests, close } = await nav.hydrated('/guestbook/sign-in');
+    const { page, console, requests, close } = await nav.hydrated('/members/sign-in');
     await signIn(page, 'Ada with JS');
     await page.getByTestId('sign-out').click();
-    await page.getByRole('heading', { level: 1, name: 'Guestbook' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/guestbook');
+    await page.getByRole('heading', { level: 1, name: 'Notes' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/notes');
     expect(documentLoads(requests)).toHaveLength(1);
-    expect(dataFetches(requests, '/guestbook/sign-out').map((r) => r.method())).toEqual(['POST']);
+    expect(requests.filter((r) => new URL(r.url()).pathname.startsWith('/members/sign-out')).map((r) => r.method())).toEqual(['POST']);
     // Signed out: the guard sends the next visit to sign in.
-    await page.getByRole('link', { name: 'Your entries' }).click();
+    await page.getByRole('link', { name: 'Members' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     expect(errorsOf(console)).toEqual([]);
     await close();
   });
 
-  it('without JavaScript the same forms post as documents: sign-in 303 to the guarded page, sign-out 303 to the guestbook', async () => {
+  it('without JavaScript the same forms post as documents: sign-in 303 to the guarded page, sign-out 303 to the notes', async () => {
     const context = await nav.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${nav.origin}/guestbook/sign-in`);
+    await page.goto(`${nav.origin}/members/sign-in`);
     await signIn(page, 'Ada without JS');
     await page.getByTestId('sign-out').click();
-    await page.getByRole('heading', { level: 1, name: 'Guestbook' }).waitFor();
-    await page.goto(`${nav.origin}/guestbook/mine`);
-    expect(new URL(page.url()).pathname).toBe('/guestbook/sign-in');
+    await page.getByRole('heading', { level: 1, name: 'Notes' }).waitFor();
+    const response = await page.goto(`${nav.origin}/members`);
+    expect(new URL(page.url()).pathname).toBe('/members/sign-in');
+    // The guard's own redirect, not a page that sent the browser on.
+    expect(new URL(response!.request().redirectedFrom()!.url()).pathname).toBe('/members');
     await context.close();
   });
 
-  it('an unknown entry shows the route’s own “No such entry” inside the site’s header, and hydrates without an error', async () => {
-    const { page, console, close } = await nav.hydrated('/guestbook/entries/no-such-entry');
-    expect(await page.getByTestId('entry-missing').locator('h1').textContent()).toBe('No such entry');
-    expect(await page.locator('header.site-header').count()).toBe(1);
-    expect(await page.title()).toBe('404: This page could not be found.');
+  it('an unknown note shows the route’s own “No such note” inside the site’s header, and hydrates without an error', async () => {
+    const { page, console, close } = await nav.hydrated('/notes/999999');
+    expect(await page.getByTestId('note-missing').locator('h1').textContent()).toBe('No such note');
+    expect(await page.getByTestId('site-header').count()).toBe(1);
     expect(errorsOf(console).filter((e) => !e.text.includes('404'))).toEqual([]);
     await close();
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
 import { FakeSentry, WITH_SENTRY } from '../support/fake-sentry.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { DIAG, DIAG_TOKEN } from '../support/test-app.ts';
+import { APP_BUILDS, DIAG, DIAG_TOKEN } from '../support/test-app.ts';
 
 describe('Sentry in a real browser', () => {
   const sentry = new FakeSentry();
@@ -12,7 +12,10 @@ describe('Sentry in a real browser', () => {
   let origin: string;
   beforeAll(async () => {
     await sentry.start();
-    server = await startServer({ SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN }, WITH_SENTRY);
+    server = await startServer(
+      { APP_BUILD: APP_BUILDS.host, SENTRY_DSN: sentry.dsn, SENTRY_TRACES_SAMPLE_RATE: '1.0', DIAGNOSTICS_TOKEN: DIAG_TOKEN },
+      WITH_SENTRY,
+    );
     origin = server.url.replace('127.0.0.1', 'localhost');
     browser = await sharedBrowser();
   });

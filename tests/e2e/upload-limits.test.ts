@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { DIAG } from '../support/test-app.ts';
 import { dataFetches, documentLoads, navigationSuite, recordRequests } from './navigation-harness.ts';
 
-// A file over its route's limit in a real browser (the upload diagnostic, client/router/diagnostics/Upload.tsx,
+// A file over its route's limit in a real browser (the upload diagnostic, client/router/diagnostics/upload.tsx,
 // 64 KB a file): the form keeps the typed title and shows the field error, with JavaScript (one
-// post to the data endpoint, no document load) and without (a document post answered 422).
+// post for its navigation data, /_diag/upload.data, no document load) and without (a document post answered 422).
 
 const OVERSIZED = { name: 'holiday.txt', mimeType: 'text/plain', buffer: Buffer.alloc(100 * 1024, 'x') };
 const ERROR = 'holiday.txt is 100 KB: a file may be at most 64 KB.';

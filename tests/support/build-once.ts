@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ROOT } from '../../tools/harness/paths.ts';
 
 /**
@@ -38,8 +38,10 @@ function newestMtime(path: string): number {
   if (!stat.isDirectory()) return stat.mtimeMs;
   // A test app's own build is output, not input.
   const names = readdirSync(path).filter((name) => !(name === 'build' && path.startsWith(TEST_APPS_DIR)));
-  // A folder's own time changes when a file in it is removed or renamed.
-  return Math.max(stat.mtimeMs, ...names.map((name) => newestMtime(join(path, name))));
+  // A folder's own time changes when a file in it is removed or renamed; a test app's own folder's
+  // also when its build replaces build/ in it, after the stamp's time: it would rebuild every run.
+  const own = dirname(path) === TEST_APPS_DIR ? 0 : stat.mtimeMs;
+  return Math.max(own, ...names.map((name) => newestMtime(join(path, name))));
 }
 
 const testApps = () => readdirSync(TEST_APPS_DIR).filter((name) => existsSync(join(TEST_APPS_DIR, name, 'react-router.config.ts')));

@@ -13,7 +13,13 @@ export default [
     route('exports', 'routes/exports.tsx'),
     route('prerendered/:case', 'routes/prerendered.tsx'),
     route('board', 'routes/board.tsx'),
+    // Forms, a route's own stylesheet and a session's guard in a browser (tests/e2e/).
+    route('notes', 'routes/notes.tsx'),
+    route('notes/:id', 'routes/note.tsx'),
+    route('members/sign-in', 'routes/members-sign-in.tsx'),
+    route('members', 'routes/members-guard.tsx', [index('routes/members.tsx')]),
   ]),
+  route('members/sign-out', 'routes/members-sign-out.ts'),
   route('api/writes', 'routes/writes-api.ts'),
   route('api/writes/limited', 'routes/writes-limited.ts'),
   route('api/writes/bad-limits', 'routes/writes-bad-limits.ts'),

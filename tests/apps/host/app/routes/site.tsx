@@ -1,5 +1,5 @@
 import { Link, Outlet } from 'react-router';
-import { HostErrorBoundary } from '../../../../../shared/host.ts';
+import { HostErrorBoundary, NavigationAnnouncer } from '../../../../../shared/host.ts';
 
 /** A frame around every page, as an app's layout is: a failure below shows inside it. */
 export default function Site() {
@@ -8,6 +8,7 @@ export default function Site() {
       <header data-testid="site-header">
         <Link to="/">Fixture</Link> <Link to="/board">Board</Link> <Link to="/fixture/linked">Fixture page</Link>
       </header>
+      <NavigationAnnouncer />
       <main id="content" tabIndex={-1}>
         <Outlet />
       </main>
