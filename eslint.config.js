@@ -73,7 +73,7 @@ export default tseslint.config(
               // Up and out into the host's server/ (client/router/server/ is the router's own server side, imported downward).
               regex: '^(\\.\\./)+server/',
               message:
-                'client/ never imports the host (server/): the seam is shared/page-seam.ts; and the router’s browser and both sides never import its server side.',
+                'client/ never imports the host (server/): what both sides share is in shared/ (an app imports shared/host.ts).',
             },
           ],
         },

@@ -94,7 +94,7 @@ const pageOf = (matches: readonly PathMatch[] | null) =>
 
 /**
  * The spelling of the page React Router's matching (`match`) finds for `path`, the path as sent
- * with its leading slashes made one (server/pages/page-request.ts pagePath); undefined when no
+ * (server/render/route-table.ts hands it the request's); undefined when no
  * route matches it. It starts with one `/` and ends without one (but `/` itself, or a splat's
  * own). A spelling is taken only when the router finds the very same page for it (routes and
  * params): optional segments can be read more than one way, and a reading the router would take

@@ -8,7 +8,7 @@
 //
 // For an error boundary: `const server = serverDigestOf(error)`; show `server.digest` (never the
 // raw `error.digest`); when reporting, send `digest: server.digest`, `proof: server.proof` and
-// the page's request id as `pageReqId` (client/report-error.tsx does).
+// the page's request id as `pageReqId` (client/router/error-hooks.tsx does).
 
 /** Not in the base64url alphabet of digests and proofs, so the split is unambiguous. */
 export const PROOF_SEPARATOR = '.';

@@ -10,11 +10,11 @@ import { RUNTIME_GLOBAL, type RuntimeConfig } from './runtime.ts';
 // threw on purpose. React Router hands a boundary `error` (https://reactrouter.com/how-to/error-boundary);
 // for a server failure in production that is a bare "Unexpected Server Error" with nothing
 // attached, so the host answers a failure as React Router answers a thrown `data()`: an
-// ErrorResponse with status 500 whose data is `{ message, digest, proof }` (server/render/digests.ts).
+// ErrorResponse with status 500 whose data is `{ message, digest, proof }` (server/render/host-build.ts).
 // The same error reaches the boundary in the server's HTML, in the hydration data and in a
 // navigation's `.data`, so one hook reads it everywhere: useFailure().
 
-/** What the host puts in a server failure's ErrorResponse (server/render/digests.ts). */
+/** What the host puts in a server failure's ErrorResponse (server/render/host-build.ts). */
 export interface FailureData {
   message: 'Unexpected Server Error';
   digest: string;

@@ -28,12 +28,14 @@ const DEFAULTS = join(dirname(require.resolve('@react-router/dev/package.json'))
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const HOST_ENTRY_SERVER = join(ROOT, 'server/render/document.tsx');
 export const HOST_ENTRY_CLIENT = join(ROOT, 'client/router/entry.client.tsx');
+/** One of React Router's default entries, by its name without the extension (they are files of @react-router/dev, not ours). */
+const defaultEntry = (name: string) => join(DEFAULTS, `${name}.tsx`);
 const DEFAULT_ENTRIES: Record<string, string> = {
-  [join(DEFAULTS, 'entry.server.node.tsx')]: HOST_ENTRY_SERVER,
-  [join(DEFAULTS, 'entry.server.web.tsx')]: HOST_ENTRY_SERVER,
-  [join(DEFAULTS, 'entry.client.tsx')]: HOST_ENTRY_CLIENT,
+  [defaultEntry('entry.server.node')]: HOST_ENTRY_SERVER,
+  [defaultEntry('entry.server.web')]: HOST_ENTRY_SERVER,
+  [defaultEntry('entry.client')]: HOST_ENTRY_CLIENT,
 };
-/** The name of React Router's prerender plugin (@react-router/dev/dist/vite.js, vite/plugins/prerender.ts). */
+/** The name of React Router's prerender plugin (@react-router/dev/dist/vite.js; its source's vite/plugins/prerender module). */
 const PRERENDER_PLUGIN = 'prerender';
 
 function hostEntries(): Plugin {

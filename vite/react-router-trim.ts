@@ -9,8 +9,8 @@
 //   single fetch). Marked pure, and without the names (for React's developer tools; this is the
 //   production build), they are declarations again, dropped when unused.
 // - Client instrumentation (router/instrumentation.js), which createRouter() wraps the router in
-//   when given `instrumentations`. The browser's one router is the host's
-//   (client/hydrate-page.tsx), created without them: the branch is dead, and so is the module.
+//   when given `instrumentations`. The browser's one router is React Router's
+//   HydratedRouter (client/router/entry.client.tsx), given none: the branch is dead, and so is the module.
 import type { Plugin } from 'vite';
 
 /** React Router's production modules, on any platform's path separator. */

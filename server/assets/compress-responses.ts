@@ -8,13 +8,13 @@ import { createCompressionSlots } from './compression-slots.ts';
 // Documents, navigation data and JSON errors, compressed as they stream: `compression` negotiates
 // the coding (brotli or gzip), sets Vary: Accept-Encoding, leaves HEAD and 304 alone, and adds
 // the `flush()` that React calls after each batch it writes, so the shell still leaves before the
-// streamed sections (server/pages/batched-destination.ts; server/pages/page-response.ts flushes navigation
-// data line by line too). Built assets are not compressed here: they exist compressed already
+// streamed sections (server/edge/send-response.ts flushes after each chunk of a page or its
+// navigation data). Built assets are not compressed here: they exist compressed already
 // (server/assets/precompressed-assets.ts). COMPRESS_RESPONSES=false turns it off where the load
 // balancer compresses. At most COMPRESS_MAX_CONCURRENT responses compress at once
 // (server/assets/compression-slots.ts); past that, answers go plain.
 
-/** Navigation data (shared/route-data.ts) is text, but not in the `compressible` database. */
+/** NDJSON (a resource route's stream of lines) is text, but not in the `compressible` database. */
 const NDJSON = /^application\/x-ndjson\b/i;
 
 /**

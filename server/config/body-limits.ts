@@ -13,7 +13,7 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = Object.freeze({
   maxBytes: 1_048_576,
   /** A urlencoded form or JSON document a person typed: far below this. */
   maxTextBytes: 65_536,
-  /** What parseFormData (client/host.ts) keeps of one file; a larger one is marked, not refused. */
+  /** What parseFormData (shared/host.ts) keeps of one file; a larger one is marked, not refused. */
   maxFileBytes: 512 * 1_024,
   maxFiles: 4,
   /** Text fields (and query-style pairs) in one form: a long form has dozens. */

@@ -83,8 +83,8 @@ function recordHeaders(config: Config): [name: string, parts: string[]][] {
 }
 
 /**
- * A fresh nonce per request (React puts it on its bootstrap and streaming scripts, see
- * client/document-stream.ts), and helmet's headers: a CSP that allows only our own and nonced scripts, no
+ * A fresh nonce per request (React and React Router put it on their scripts, see
+ * server/render/document.tsx), and helmet's headers: a CSP that allows only our own and nonced scripts, no
  * framing, no sniffing, a strict referrer policy, and HSTS only when configured (a host
  * served over plain HTTP must not pin itself to HTTPS).
  */

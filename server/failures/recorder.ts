@@ -146,7 +146,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       recorded.set(error, failure);
       res.locals.digest ??= digest;
       const where = { ...failure, reqId: String(req.id), method: req.method, path: requestPath(req, res.locals), route: routeOf(req, res) };
-      // A prefetch's failure (server/pages/pages.ts) is one line at warn and no report: any client can
+      // A prefetch's failure (server/render/react-router-handler.ts) is one line at warn and no report: any client can
       // mark a request so, which lowers the level and hides nothing.
       const prefetch = res.locals.prefetch === true;
       const level = prefetch ? LINE_LEVEL.prefetchFailure : LINE_LEVEL.failure;

@@ -9,7 +9,7 @@ import { boundedMemo } from '../../shared/bounded-memo.ts';
 // Production stacks point into the bundle (dist/server/assets/entry-server-….js:169:8). The
 // build ships a source map beside each server file (vite.config.ts), and a failure's stack is
 // rewritten through it before it is fingerprinted and logged, so the log names the source file
-// and line (client/router/diagnostics/ServerError.tsx:20:48). Only failures pay for it: maps are
+// and line (client/router/diagnostics/server-error.tsx:20:48). Only failures pay for it: maps are
 // read on the first failure that needs them and kept (docs/performance.md, "Benchmark", has the cost).
 
 /** Distinct bundle files are few (the entry and its chunks); the cap bounds memory regardless. */

@@ -1,7 +1,7 @@
 import type { CachePolicy } from '../../shared/cache-policy.ts';
 import type { RevalidateTarget } from '../../shared/host-context.ts';
 
-// A route's `cache` export (client/router/both/route-module.ts), checked once per module: a
+// A route module's `cache` export (shared/cache-policy.ts), checked once per module: a
 // malformed one is a mistake of the app's, said in one line, and the route is then never stored.
 
 /** A year: past it "reuse" means "forever", which a release ends anyway (entries are keyed by it). */

@@ -5,8 +5,9 @@ import type { Config } from '../config/config.ts';
 // Routes that fail on purpose, so an operator can prove the whole error pipeline after a
 // deploy and tests can drive every failure mode. They exist only when DIAGNOSTICS_TOKEN is
 // configured, and only for requests that carry it: for every other request they do not exist,
-// and the answer is the site's ordinary 404. The diagnostic pages are in the route table
-// (client/routes.tsx, marked `diagnostics`); the JSON routes are here.
+// and the answer is the site's ordinary 404. The diagnostic pages are route modules an app adds
+// to its routes (client/router/diagnostics/routes.ts), gated by diagnosticsAllowed() below; the
+// JSON routes are here.
 
 export const DIAGNOSTICS_HEADER = 'x-diagnostics-token';
 /** Where the diagnostic routes are (client/router/diagnostics/routes.ts, which the server's build does not load: it needs @react-router/dev). */

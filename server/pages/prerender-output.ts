@@ -50,7 +50,7 @@ export function clearPrerendered(dir: string): void {
 
 /**
  * Writes the pages and their manifest into `dir` (emptied first). `nonce` is the marker the
- * pages were rendered with (./prerender-renderer.ts): its attributes are removed, and the hashes
+ * pages were rendered with (../render/prerender-renderer.ts): its attributes are removed, and the hashes
  * of the inline scripts and styles left are what the page's CSP allows.
  */
 export async function writePrerendered(

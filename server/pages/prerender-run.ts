@@ -40,7 +40,7 @@ export interface PrerenderRunDeps {
   paths: readonly string[];
   /** The id of the route a path renders (the manifest names it, for the access line). */
   routeOf(path: string): string;
-  /** The request headers a request's loaders read, by its request id (./prerender-renderer.ts). */
+  /** The request headers a request's loaders read, by its request id (../render/prerender-renderer.ts). */
   readsOf(requestId: string): ReadonlySet<string> | undefined;
   /** Why the answer to this request failed, from what the host recorded (a digest, a source line), or undefined. */
   failureOf(requestId: string): string | undefined;

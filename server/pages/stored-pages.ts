@@ -34,7 +34,7 @@ export interface StoredPagesDeps {
   config: Config;
   cache: PageCache;
   traceMeta?: () => TraceMeta | undefined;
-  /** Renders the page of `key` anew with no client waiting and keeps it: resolves true when it stored it (./regeneration.ts). */
+  /** Renders the page of `key` anew with no client waiting and keeps it: resolves true when it stored it (../render/regeneration.ts). */
   regenerate(key: LookupKey, req: Request, res: Response): Promise<boolean>;
 }
 

@@ -6,11 +6,11 @@ import { HostnameContext } from '../../shared/host-boundary.tsx';
 import { renderOf } from './render-context.ts';
 
 // The document of every page whose app has no entry.server of its own (vite/react-router-host.ts
-// puts it where React Router would put its default, @react-router/dev's entry.server.node.tsx,
+// puts it where React Router would put its default, @react-router/dev's default entry.server for Node,
 // which it follows): React's stream of the app's document, with what the host adds. Every script
 // carries the answer's CSP nonce (<ServerRouter nonce> for React Router's, React's own through its
 // option). The render stops at the host's deadline, after the grace React Router also gives
-// (./request-deadline.ts). A section that fails after the shell gets the failure's digest, which
+// (../edge/request-deadline.ts). A section that fails after the shell gets the failure's digest, which
 // React writes into the page and hands the browser as `error.digest` (shared/digest-proof.ts).
 // A crawler gets the whole page at once (https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation).
 

@@ -175,7 +175,7 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
     if (typeof error === 'object' && error !== null && ours.has(error)) return;
     const render = renderOf(args.context);
     // The deadline's own reason: React Router stops waiting for the loaders when the request's
-    // signal fires (it is the deadline's, ./request-deadline.ts) and answers an empty 500. A
+    // signal fires (it is the deadline's, ../edge/request-deadline.ts) and answers an empty 500. A
     // loader that ignored its signal held the request: the host's 504 (./page-renderer.ts).
     if (render !== undefined && error === render.deadline.signal.reason && isInstance(error, StreamTimeoutError))
       return void render.loadersTimedOut();

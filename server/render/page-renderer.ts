@@ -163,7 +163,7 @@ export function createPageRenderer(deps: RendererDeps) {
 
 /**
  * React Router's answer, or the deadline's: its loader phase ends when the render signal fires
- * (the deadline and its grace, ./request-deadline.ts). A loader that ignored its signal is then
+ * (the deadline and its grace, ../edge/request-deadline.ts). A loader that ignored its signal is then
  * one timeout failure naming the route, recorded as a loader's (504: nothing was sent yet).
  */
 function untilRendered(work: Promise<Response>, { renderSignal }: Deadline, timedOut: () => Error): Promise<Response> {

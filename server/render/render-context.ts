@@ -12,7 +12,7 @@ export interface RenderContext {
   nonce: string;
   /** The host name error texts name (server/edge/request-origin.ts). */
   hostname: string;
-  /** The loaders' signal and the render's (./request-deadline.ts). */
+  /** The loaders' signal and the render's (../edge/request-deadline.ts). */
   deadline: Deadline;
   /** Records a failure once (server/failures/recorder.ts): its status, and for a 5xx its digest and the proof written into pages. */
   record(error: unknown, where: 'loader' | 'render'): Recorded;

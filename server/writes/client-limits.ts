@@ -1,4 +1,4 @@
-// Rate limits an app's loaders and actions ask for (`context.limit`, shared/page-seam.ts): a
+// Rate limits an app's loaders and actions ask for (`hostOf(context).limit`, shared/host-context.ts): a
 // fixed window per rule name and client, keyed as the host's own per-client limits are
 // (server/edge/rate-limit.ts). Counted in this process's memory, or with REDIS_URL in the Redis
 // every replica shares (server/fleet/redis-windows.ts), so a client that switches replicas gets

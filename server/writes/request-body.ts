@@ -23,7 +23,7 @@ import { httpError } from '../failures/errors.ts';
 // 400 that says why, what is too large a 413; nesting depth is the action's parser's business.
 // The limits are the route's (server/config/body-limits.ts). One is not the host's to enforce: a
 // file over its limit within the whole body's cap reaches the action, whose parseFormData
-// (client/host.ts) marks it, so the page can say so and keep what was typed.
+// (shared/host.ts) marks it, so the page can say so and keep what was typed.
 
 const URLENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 const MULTIPART = /^multipart\/form-data\s*(;|$)/i;

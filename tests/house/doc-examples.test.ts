@@ -33,11 +33,12 @@ describe('examples in the documentation', () => {
     }
   });
 
-  it('the README shows at least the page, the entry and the loader of its example', () => {
+  it("the README shows its example's route module, its line in routes.ts, an action and a route's body limits", () => {
     expect(examples('README.md').map((example) => example.path)).toEqual([
-      'client/pages/About.tsx',
-      'client/routes.tsx',
-      'client/pages/about.server.ts',
+      'client/pages/about.tsx',
+      'client/routes.ts',
+      'client/pages/guestbook/sign-in.tsx',
+      'client/router/diagnostics/upload.tsx',
     ]);
   });
 });

@@ -27,7 +27,7 @@ function missingPaths(): string[] {
   const names = new Set(files.map((file) => basename(file)));
   for (const file of files) {
     const text = readFileSync(join(ROOT, file), 'utf8');
-    // A code block that quotes a file (its first line `// client/pages/About.tsx`) imports relative to that file.
+    // A code block that quotes a file (its first line `// client/pages/about.tsx`) imports relative to that file.
     const quoted = [...text.matchAll(/^```\w*\n\/\/ ([\w./-]+)$/gm)].map(([, quotedFile]) => dirname(quotedFile!));
     // A bare name only says "some file of this name": it must be one of the tree's.
     for (const [, named] of text.matchAll(BARE_NAME)) if (!names.has(named!)) missing.push(`${file} names ${named}`);
@@ -54,7 +54,7 @@ function mountedModules(): string[] {
   }
   const firstImported = (expression: string) =>
     [...expression.matchAll(/\b[A-Za-z_]\w*\b/g)].map(([name]) => moduleOf.get(name)).find((from) => from !== undefined);
-  const locals = new Map([...source.matchAll(/const (\w+) = ([^;]+);/g)].map(([, name, value]) => [name!, value!]));
+  const locals = new Map([...source.matchAll(/const (\w+) =\s+([^;]+);/g)].map(([, name, value]) => [name!, value!]));
   const mounted = [...source.matchAll(/app\.use\(\s*(?:'[^']*',\s*)?([\s\S]*?)\);\n/g)].map(([, expression]) => {
     const deps = /^deps\.(\w+)\.middleware/.exec(expression!);
     if (deps) return dependencyModules[deps[1]!] ?? `unknown: ${expression}`;
@@ -71,7 +71,7 @@ const dependencyModules: Record<string, string> = { frontend: 'assets/frontend.t
 /** The names listed under server/app.ts in the README's "How a request flows". */
 function readmeMiddleware(): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = readme.slice(readme.indexOf('server/app.ts '), readme.indexOf('\nclient/routes.tsx'));
+  const block = readme.slice(readme.indexOf('server/app.ts '), readme.indexOf('\nclient/routes.ts '));
   const listed = [...block.matchAll(/^ {2}([\w/-]+\.ts)/gm)].map((match) => match[1]!);
   return [...new Set(listed)].sort();
 }

@@ -99,7 +99,7 @@ describe('metrics on METRICS_PORT', () => {
     const answers = [
       await fetch(`${server.url}/no-such-page-${Date.now()}`),
       await fetch(`${server.url}/no-such-page/at-all`),
-      // A page without an action refuses a write (server/pages/pages.ts).
+      // A page without an action refuses a write (server/render/react-router-handler.ts).
       await fetch(`${server.url}/about`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' }),
       // A broken percent escape in the path.
       await fetch(`${server.url}/%E0%A4%A`),

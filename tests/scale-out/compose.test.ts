@@ -161,7 +161,7 @@ if (found.engine === undefined || !hasCompose) {
     });
 
     it("a page one replica stored answers the other from the file's Redis", async () => {
-      // A path of its own: /about is reused for 10 s (client/pages/about.server.ts), and no earlier request stored this one.
+      // A path of its own: /about is reused for 10 s (client/pages/about.tsx), and no earlier request stored this one.
       const path = `/about?compose=${PROJECT}`;
       expect((await fetchOnce(`http://127.0.0.1:${env.APP1_PORT}${path}`)).headers['x-cache']).toBe('MISS');
       // Stored once its answer ended: the other replica finds it within moments.

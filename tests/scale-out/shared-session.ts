@@ -1,6 +1,6 @@
 // A session set by one replica is read by the other: both sign with the same SESSION_SECRET.
 // The guestbook's successful post flashes a thanks into the session, which its page shows once
-// (client/pages/guestbook/guestbook.server.ts): posted straight to one replica, read on the other.
+// (client/pages/guestbook/guestbook.tsx): posted straight to one replica, read on the other.
 import { expect } from 'vitest';
 import { fetchOnce } from '../../tools/harness/http.ts';
 

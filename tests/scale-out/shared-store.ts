@@ -5,12 +5,12 @@ import { expect } from 'vitest';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { sleep } from '../../tools/harness/net.ts';
 
-/** The guestbook's limit (client/pages/guestbook/guestbook.server.ts). */
+/** The guestbook's limit (client/pages/guestbook/guestbook.tsx). */
 const WRITES_PER_MINUTE = 10;
 /** A stored page is written once its answer ended: the other replica finds it within moments. */
 const STORED_WITHIN_MS = 2_000;
 
-/** When the page at /about was rendered (client/pages/About.tsx): a stored copy keeps its time. */
+/** When the page at /about was rendered (client/pages/about.tsx): a stored copy keeps its time. */
 const servedAt = (body: string) => /Served at (\d{4}-[\d-]+T[\d:.]+Z)/.exec(body)?.[1];
 
 /**

@@ -3,7 +3,7 @@
 // after it start a new session. The keys an app declares (client/session-data.ts) type get().
 import request from 'supertest';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { HostSession } from '../../client/host.ts';
+import type { HostSession } from '../../shared/host.ts';
 import { pair, sessionApp, setCookies, visits } from '../support/session-app.ts';
 
 const FORM = 'application/x-www-form-urlencoded';

@@ -83,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (field(form, 'intent') === 'delete') {
     const removal = await guestbookOf(host).remove(field(form, 'id'), ownerOf(host.session));
     if (removal === 'not-yours') throw data(null, { status: 403 });
-    // Pages that show entries (an entry's own, stored: ./entry.server.ts) render anew on their next
+    // Pages that show entries (an entry's own, stored: ./entry.tsx) render anew on their next
     // read; a delete that changed nothing (no such entry) drops nothing.
     if (removal === 'removed') await host.revalidate({ tag: 'guestbook' });
     return { deleted: removal === 'removed' };

@@ -10,7 +10,7 @@ export interface GuestbookEntry {
   name: string;
   message: string;
   createdAt: Date;
-  /** The writer's random id, kept in their session (guestbook.server.ts): never shown. */
+  /** The writer's random id, kept in their session (guestbook.tsx): never shown. */
   owner: string;
 }
 

@@ -2,7 +2,8 @@ import { data, Link, Outlet, type MiddlewareFunction } from 'react-router';
 import { hostOf } from '../../../shared/host.ts';
 
 // Pages that fail on purpose, so an operator can prove the error pipeline after a deploy. The
-// server serves them only with DIAGNOSTICS_TOKEN configured and sent (server/render/diagnostics-gate.ts).
+// server serves them only with DIAGNOSTICS_TOKEN configured and sent (server/pages/diagnostics.ts
+// decides it per request; the middleware below reads it as `hostOf(context).diagnostics`).
 
 /** Not prefetched: a prefetch of a failing loader would log a failure nobody asked for. */
 const PAGES = [

@@ -4,7 +4,7 @@ import { layout, prefix, route, type RouteConfigEntry } from '@react-router/dev/
 // The host's diagnostic routes: pages that fail on purpose, so an operator can prove the error
 // pipeline after a deploy (docs/errors.md, "Diagnostic routes"). An app adds them in its
 // routes.ts with one line, `...diagnosticRoutes(import.meta.dirname)` (the demo's client/routes.ts
-// does); they answer only requests carrying DIAGNOSTICS_TOKEN (server/render/diagnostics-gate.ts),
+// does); they answer only requests carrying DIAGNOSTICS_TOKEN (server/pages/diagnostics.ts, read by ./layout.tsx's middleware),
 // and are a 404 for every other. Written as an app writes route modules, so they exercise what apps use.
 
 /** Route files, relative to this folder; their ids are `diag/<name>`. */
