@@ -39,6 +39,11 @@ export interface HostContext {
   revalidate(target: RevalidateTarget): Promise<number>;
   /** The limits this request's body was held to: its route's `bodyLimits`, else the host's (docs/forms.md). */
   bodyLimits: BodyLimits;
+  /**
+   * This answer's CSP nonce: an app with an entry.server of its own gives it to
+   * `<ServerRouter nonce>` and React's stream, as the host's (server/render/document.tsx) does.
+   */
+  nonce: string;
   /** Whether this request may see the host's diagnostic routes (DIAGNOSTICS_TOKEN configured and sent: client/router/diagnostics/). */
   diagnostics: boolean;
 }

@@ -42,6 +42,7 @@ export function requestContext(
     id,
     bodyLimits,
     diagnostics,
+    nonce: render.nonce,
     db: deps.db,
     limit: (name, rule) => deps.limits.take(name, clientKey(req), rule),
     revalidate(target) {

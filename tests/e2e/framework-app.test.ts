@@ -5,7 +5,7 @@ import { browserSuite, openPage } from '../support/browser.ts';
 // A framework-mode app written as React Router's docs write one (tests/apps/framework: its root
 // Layout, links() with `?url`, component props, isRouteErrorResponse, route ids from file paths,
 // a resource route under useFetcher, the top route's action, a prerendered page) runs on the host
-// unchanged, with JavaScript and without. Its types are checked by `npm run typecheck:apps`.
+// unchanged, with JavaScript and without, with an entry.server of its own. Its types are checked by `npm run typecheck:apps`.
 
 const FORM = 'application/x-www-form-urlencoded';
 const errorsOf = (console: { type: string; text: string }[]) => console.filter((e) => e.type === 'error' || e.type === 'pageerror');
@@ -16,6 +16,12 @@ describe('a framework-mode app on the host', () => {
   it('renders in its root Layout, with the stylesheet links() names served', async () => {
     const { app } = suite.host;
     const home = await request(app).get('/').expect(200);
+    // Its own entry.server answered (its Content-Type, where the host's names the charset), every script with the answer's nonce.
+    expect(home.headers['content-type']).toBe('text/html');
+    const nonce = /'nonce-([^']+)'/.exec(String(home.headers['content-security-policy']))?.[1];
+    const scripts = [...home.text.matchAll(/<script[^>]*>/g)].map(([tag]) => tag);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((tag) => !tag.includes(`nonce="${nonce}"`))).toEqual([]);
     expect(home.text).toMatch(/^<!DOCTYPE html><html lang="en">/);
     expect(home.text).toContain('<title>Contacts</title>');
     const stylesheet = /<link[^>]* rel="stylesheet" href="(\/assets\/app-[\w-]+\.css)"/.exec(home.text)?.[1];
