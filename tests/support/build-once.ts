@@ -37,9 +37,12 @@ function newestMtime(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
   // A test app's own build is output, not input.
-  const names = readdirSync(path).filter((name) => !(name === 'build' && path.startsWith(TEST_APPS_DIR)));
-  // A folder's own time changes when a file in it is removed or renamed.
-  return Math.max(stat.mtimeMs, ...names.map((name) => newestMtime(join(path, name))));
+  const all = readdirSync(path);
+  const names = all.filter((name) => !(name === 'build' && path.startsWith(TEST_APPS_DIR)));
+  // A folder's own time changes when a file in it is removed or renamed; but not a test app's
+  // folder, whose time the build changes by making its build/ again (every run rebuilt).
+  const own = names.length === all.length ? stat.mtimeMs : 0;
+  return Math.max(own, ...names.map((name) => newestMtime(join(path, name))));
 }
 
 const testApps = () => readdirSync(TEST_APPS_DIR).filter((name) => existsSync(join(TEST_APPS_DIR, name, 'react-router.config.ts')));
