@@ -90,7 +90,8 @@ function watchedRequest(request: Request, reads: Set<string>): Request {
 
 /** A loader, action or middleware of the app, with its failures recorded and thrown on in the host's shape; its redirects checked. */
 function wrapHandler(handler: Handler, resource: boolean): Handler {
-  const failure = (render: RenderContext, thrown: unknown) => (resource ? failureJson(render, thrown) : failureData(render, thrown, 'loader'));
+  const failure = (render: RenderContext, thrown: unknown) =>
+    resource ? failureJson(render, thrown) : failureData(render, thrown, 'loader');
   return async function host(this: unknown, args, ...rest) {
     const render = renderOf(args.context as never);
     if (render === undefined) return handler.call(this, args, ...rest);
@@ -130,8 +131,7 @@ function hostRoutes(routes: ServerBuild['routes']): ServerBuild['routes'] {
     // A route without a component answers with its loader's or action's own Response.
     const resource = typeof module.default !== 'function';
     const wrap = (handler: Handler) => wrapHandler(handler, resource);
-    for (const name of ['loader', 'action'] as const)
-      if (typeof module[name] === 'function') module[name] = wrap(module[name] as Handler);
+    for (const name of ['loader', 'action'] as const) if (typeof module[name] === 'function') module[name] = wrap(module[name] as Handler);
     if (Array.isArray(module.middleware)) module.middleware = (module.middleware as Handler[]).map(wrap);
     wrapped[id] = { ...route, module: module as unknown as typeof route.module };
   }
