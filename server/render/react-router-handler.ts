@@ -5,7 +5,7 @@ import { routeBodyLimits } from '../config/body-limits.ts';
 import { displayHostname, requestIsSecure, requestOrigin } from '../edge/request-origin.ts';
 import { isBot } from '../edge/is-bot.ts';
 import { sendResponse } from '../edge/send-response.ts';
-import { readRequestBody } from '../writes/request-body.ts';
+import { readRequestBody, type RequestBody } from '../writes/request-body.ts';
 import type { Sessions } from '../writes/session.ts';
 import type { StoredPages } from '../pages/stored-pages.ts';
 import { redirectedToSpelling } from './canonical-spelling.ts';
@@ -58,9 +58,16 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
   const { config, renderer } = deps;
 
   /** The body of a write, held to its route's limits before a byte more is read; a read has none. */
-  async function bodyOf(req: ExpressRequest, limits: BodyLimits): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  async function bodyOf(req: ExpressRequest, limits: BodyLimits): Promise<RequestBody | undefined> {
     if (READ_METHODS.includes(req.method)) return undefined;
-    return (await readRequestBody(req, config.bodyTimeoutMs, limits)).bytes;
+    return readRequestBody(req, config.bodyTimeoutMs, limits);
+  }
+
+  /** The request's headers for the app; a write's type as read (a bare button's post, sent with none, is an empty form). */
+  function headersFor(req: ExpressRequest, body: RequestBody | undefined): Headers {
+    const headers = fetchHeaders(req);
+    if (body !== undefined) headers.set('Content-Type', body.type);
+    return headers;
   }
 
   return async (req, res, next) => {
@@ -98,8 +105,8 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       res,
       url,
       method: req.method,
-      headers: fetchHeaders(req),
-      body,
+      headers: headersFor(req, body),
+      body: body?.bytes,
       session,
       deadline,
       values: storing?.markers ?? values,
