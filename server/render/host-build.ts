@@ -182,15 +182,35 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
   return { ...entry, default: handleRequest, handleError, streamTimeout: streamTimeoutMs };
 }
 
-const composed = new WeakMap<ServerBuild, ServerBuild>();
+/**
+ * React Router refuses an action whose Origin is not the request's own, unless the build's
+ * `allowedActionOrigins` names its host (its throwIfPotentialCSRFAttack: a 400). The host has
+ * refused every cross-site write before (server/edge/cross-site-writes.ts), and let through the
+ * origins ALLOWED_ORIGINS names: React Router is told them too, or it refused those as a 400.
+ */
+function actionOrigins(build: ServerBuild, allowedOrigins: readonly string[]): string[] {
+  // An app's own list (react-router.config.ts) is kept; a build without one says `false`, none.
+  const own = Array.isArray(build.allowedActionOrigins) ? build.allowedActionOrigins : [];
+  return [...own, ...allowedOrigins.map((origin) => new URL(origin).host)];
+}
 
-/** The build the host runs: composed once per build (development: once per edit, server/assets/frontend.ts). */
-export function hostBuild(build: ServerBuild, streamTimeoutMs: number): ServerBuild {
-  let made = composed.get(build);
-  if (made === undefined) {
-    const rootBoundary = typeof (build.routes.root?.module as { ErrorBoundary?: unknown } | undefined)?.ErrorBoundary === 'function';
-    made = { ...build, routes: hostRoutes(build.routes), entry: { module: hostEntry(build.entry.module, streamTimeoutMs, rootBoundary) } };
-    composed.set(build, made);
-  }
-  return made;
+export interface HostBuildOptions {
+  streamTimeoutMs: number;
+  /** The other sites whose pages may post here (ALLOWED_ORIGINS: server/config/config.ts), as origins. */
+  allowedOrigins: readonly string[];
+}
+
+/**
+ * The build the host runs, with its options: composed once per build by its renderer
+ * (./page-renderer.ts; development: once per edit, server/assets/frontend.ts). Not cached here:
+ * two apps of one process (the tests') may serve one build with other options.
+ */
+export function hostBuild(build: ServerBuild, { streamTimeoutMs, allowedOrigins }: HostBuildOptions): ServerBuild {
+  const rootBoundary = typeof (build.routes.root?.module as { ErrorBoundary?: unknown } | undefined)?.ErrorBoundary === 'function';
+  return {
+    ...build,
+    routes: hostRoutes(build.routes),
+    entry: { module: hostEntry(build.entry.module, streamTimeoutMs, rootBoundary) },
+    allowedActionOrigins: actionOrigins(build, allowedOrigins),
+  };
 }

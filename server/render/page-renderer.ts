@@ -88,7 +88,8 @@ export function createPageRenderer(deps: RendererDeps) {
     const build = await deps.build();
     let made = prepared.get(build);
     if (made === undefined) {
-      made = { handle: createRequestHandler(hostBuild(build, config.streamTimeoutMs), mode), table: createRouteTable(build) };
+      const host = hostBuild(build, { streamTimeoutMs: config.streamTimeoutMs, allowedOrigins: config.allowedOrigins });
+      made = { handle: createRequestHandler(host, mode), table: createRouteTable(build) };
       prepared.set(build, made);
     }
     return made;
