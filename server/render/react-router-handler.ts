@@ -1,6 +1,6 @@
 import type { Request as ExpressRequest, RequestHandler } from 'express';
 import type { Config } from '../config/config.ts';
-import { methodNotAllowed } from '../failures/errors.ts';
+import { methodNotAllowed, notFound } from '../failures/errors.ts';
 import { routeBodyLimits } from '../config/body-limits.ts';
 import { displayHostname, requestIsSecure, requestOrigin } from '../edge/request-origin.ts';
 import { isBot } from '../edge/is-bot.ts';
@@ -11,7 +11,7 @@ import type { StoredPages } from '../pages/stored-pages.ts';
 import { redirectedToSpelling } from './canonical-spelling.ts';
 import type { PageRenderer } from './page-renderer.ts';
 import { requestDeadline } from './request-deadline.ts';
-import { READ_METHODS } from './route-table.ts';
+import { ACTION_METHODS, READ_METHODS } from './route-table.ts';
 import type { BodyLimits } from '../config/body-limits.ts';
 import { diagnosticsAllowed } from '../pages/diagnostics.ts';
 
@@ -82,6 +82,10 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       if (reads && !matched.resource && redirectedToSpelling(res, matched.spelling(), forData)) return;
       if (!matched.methods.includes(req.method) && !(forData && reads))
         return next(methodNotAllowed(req.method, matched.methods.join(', ')));
+    } else if (!READ_METHODS.includes(req.method) && !ACTION_METHODS.includes(req.method)) {
+      // No route, and a method React Router answers with a 405 of its own, without Allow
+      // (OPTIONS, OPTIONS *): what no route has is a 404, whatever the method.
+      return next(notFound());
     }
     if (PREFETCH.test(`${req.get('purpose') ?? ''} ${req.get('sec-purpose') ?? ''}`)) res.locals.prefetch = true;
     const bodyLimits = routeBodyLimits(config.body, matched?.target.module.bodyLimits, matched?.target.id ?? 'unmatched');
