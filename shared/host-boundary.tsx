@@ -20,6 +20,8 @@ export interface FailureData {
   digest: string;
   /** The server's proof that it gave this page this digest (shared/digest-proof.ts), sent back with a browser report. */
   proof?: string;
+  /** In development only: the failure's message and (source-mapped) stack, shown on the page. */
+  detail?: string;
 }
 
 export function isFailureData(value: unknown): value is FailureData {
@@ -34,13 +36,16 @@ export interface ShownFailure {
   message?: string;
   /** Thrown in this browser (a render after hydration, a clientLoader), not by the server. */
   client: boolean;
+  /** A server failure's message and stack, which the server sends in development only. */
+  detail?: string;
 }
 
 /** The failure a boundary shows, from `error` (a boundary's `error` prop, or useRouteError()). */
 export function failureOf(error: unknown): ShownFailure {
   if (isRouteErrorResponse(error)) {
     const { status, data } = error;
-    if (isFailureData(data)) return { status, digest: data.digest, client: false };
+    if (isFailureData(data))
+      return { status, digest: data.digest, client: false, ...(typeof data.detail === 'string' && { detail: data.detail }) };
     return { status, message: status < 500 && typeof data === 'string' && data !== '' ? data : undefined, client: false };
   }
   // A failure in a streamed section the browser recovered carries the server's digest (React's error.digest).
@@ -84,6 +89,6 @@ export function HostErrorBoundary({ inline = false }: { inline?: boolean }) {
       <ErrorPage side="http" status={failure.status} message={failure.message ?? 'The request could not be completed.'} inline={inline} />
     );
   }
-  const side = failure.client ? 'client' : 'server';
-  return <ErrorPage side={side} hostname={hostname} digest={failure.digest} inline={inline} />;
+  if (failure.client) return <ErrorPage side="client" hostname={hostname} digest={failure.digest} inline={inline} />;
+  return <ErrorPage side="server" hostname={hostname} digest={failure.digest} detail={failure.detail} inline={inline} />;
 }

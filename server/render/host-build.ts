@@ -38,7 +38,14 @@ function exposed(error: unknown): string | null {
 function failurePayload(recorded: Recorded, error: unknown): FailureData | string | null {
   if (recorded.digest === undefined) return exposed(error);
   const { proof } = parseServerDigest(recorded.pageDigest) ?? {};
-  return { message: 'Unexpected Server Error', digest: recorded.digest, ...(proof !== undefined && { proof }) };
+  // In development only (./page-renderer.ts records it so): the message and the stack, for the page.
+  const { detail } = recorded;
+  return {
+    message: 'Unexpected Server Error',
+    digest: recorded.digest,
+    ...(proof !== undefined && { proof }),
+    ...(detail !== undefined && { detail }),
+  };
 }
 
 function failureData(render: RenderContext, error: unknown, where: 'loader' | 'render') {
