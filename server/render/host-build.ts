@@ -97,7 +97,8 @@ function watchedRequest(request: Request, reads: Set<string>): Request {
 
 /** A loader, action or middleware of the app, with its failures recorded and thrown on in the host's shape; its redirects checked. */
 function wrapHandler(handler: Handler, resource: boolean): Handler {
-  const failure = (render: RenderContext, thrown: unknown) =>
+  // What React Router takes thrown (a Response, a `data()`), never an Error.
+  const failure = (render: RenderContext, thrown: unknown): unknown =>
     resource ? failureJson(render, thrown) : failureData(render, thrown, 'loader');
   return async function host(this: unknown, args, ...rest) {
     const render = renderOf(args.context as never);

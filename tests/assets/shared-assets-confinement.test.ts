@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProdFrontend } from '../../server/assets/frontend.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
-import { appBuild, clientDir, createTestApp, type TestApp } from '../support/test-app.ts';
+import { appBuild, createTestApp, type TestApp } from '../support/test-app.ts';
 
 const SECRET = 'SECRET-OUTSIDE-THE-ASSETS-DIRECTORY';
 const INSIDE = 'console.log("a published asset");';

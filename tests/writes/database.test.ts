@@ -52,7 +52,7 @@ describe('the database', () => {
     db.close();
   });
 
-  it('keeps what was written when the file is opened again, and runs no migration twice', async () => {
+  it('keeps what was written when the file is opened again, and runs no migration twice', () => {
     const path = fresh();
     const first = openDatabase(path, migrations).db;
     boardOf(first).add('Ada', 'kept');
@@ -63,7 +63,7 @@ describe('the database', () => {
     again.db.close();
   });
 
-  it('migrates a file from an older release: only the steps after its user_version run, and its rows stay', async () => {
+  it('migrates a file from an older release: only the steps after its user_version run, and its rows stay', () => {
     const path = fresh();
     // The first release knew one step: the table, without the index by name.
     const older = openDatabase(path, migrations.slice(0, 1));
@@ -139,7 +139,7 @@ describe('the database', () => {
     );
   });
 
-  it('in memory is private to each opening: nothing is shared or kept', async () => {
+  it('in memory is private to each opening: nothing is shared or kept', () => {
     const one = openDatabase(IN_MEMORY, migrations).db;
     const two = openDatabase(IN_MEMORY, migrations).db;
     boardOf(one).add('Ada', 'only here');

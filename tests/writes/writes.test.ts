@@ -14,7 +14,7 @@ const cookies = (res: request.Response) => (res.headers['set-cookie'] as unknown
 
 /** What React Router's client reads from a navigation's data (its own decoder). */
 async function navigationData(res: request.Response): Promise<unknown> {
-  const { value } = await decodeViaTurboStream(new Blob([res.text]).stream(), globalThis as never);
+  const { value } = await decodeViaTurboStream(new Blob([res.text]).stream(), globalThis);
   return value;
 }
 
