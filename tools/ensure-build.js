@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/client/.vite/manifest.json', 'dist/cli/digest.js'];
+// React Router's build leaves no Vite manifest in dist/client (it removes the one it reads), so
+// the app's server build stands for it: a file the build never keeps made every start rebuild.
+const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/server/react-router.js', 'dist/cli/digest.js'];
 /** vite.config.ts's SYNTHETIC_ROUTES_RECORD, in the client build. */
 const SYNTHETIC_RECORD = 'dist/client/.vite/synthetic-routes.json';
 const SOURCES = ['client', 'server', 'shared', 'cli', 'public', 'vite.config.ts', 'vite', 'package-lock.json'];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import express, { type RequestHandler } from 'express';
 import type { ServerBuild } from 'react-router';
 import { createSourceMapper } from '../failures/source-maps.ts';
+import { notFound } from '../failures/errors.ts';
 import { servePrecompressed } from './precompressed-assets.ts';
 import { servePublicFiles } from './public-files.ts';
 import { closeHmr, listenForHmr } from './hmr-listener.ts';
@@ -66,6 +67,10 @@ export function createProdFrontend(
   router.use(ASSETS, servePrecompressed(join(clientDir, 'assets'), options));
   // Not express.static: it follows symlinks and serves subfolders (see shared-assets.ts).
   if (sharedAssetsDir !== undefined) router.use(ASSETS, serveSharedAssets(sharedAssetsDir));
+  // A file the build lacks is the host's 404, one answer for every name: never the app's 404
+  // page, which React Router would render with its scripts and the path written into it
+  // (docs/security.md: a symlink or a traversal is answered as an unknown asset).
+  router.use(ASSETS, (_req, _res, next) => next(notFound()));
   const publicFiles = servePublicFiles(clientDir);
   // Only what is under /assets enters the router (its mount path matches case-insensitively):
   // a router's dispatch loop cost every other request, a page or a 404, on its way past.

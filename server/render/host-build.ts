@@ -3,6 +3,7 @@ import type { FailureData } from '../../shared/host-boundary.tsx';
 import { parseServerDigest } from '../../shared/digest-proof.ts';
 import { httpError, notFound, StreamTimeoutError } from '../failures/errors.ts';
 import type { Recorded } from '../failures/recorder.ts';
+import { publicMessage } from '../failures/error-status.ts';
 import { renderOf, type RenderContext } from './render-context.ts';
 import { withRuntimeScript } from './runtime-script.ts';
 import { isInstance } from '../failures/thrown-value.ts';
@@ -61,6 +62,16 @@ function failureData(render: RenderContext, error: unknown, where: 'loader' | 'r
   return answer;
 }
 
+/**
+ * A resource route has no boundary to show a failure in: its answer is the host's JSON error
+ * (docs/errors.md, `{"error":{"status","message","digest"}}`), thrown as a Response, which React
+ * Router answers as it is (its handleResourceRequest).
+ */
+function failureJson(render: RenderContext, error: unknown): Response {
+  const { status, digest } = render.record(error, 'loader');
+  return Response.json({ error: { status, message: publicMessage(error, status), ...(digest !== undefined && { digest }) } }, { status });
+}
+
 /** Header methods that read one header by name; any other method that reads reads them all. */
 const READ_ONE = new Set<PropertyKey>(['get', 'has', 'getSetCookie']);
 const READ_ALL = new Set<PropertyKey>(['entries', 'keys', 'values', 'forEach', Symbol.iterator]);
@@ -92,7 +103,10 @@ function watchedRequest(request: Request, reads: Set<string>): Request {
 }
 
 /** A loader, action or middleware of the app, with its failures recorded and thrown on in the host's shape; its redirects checked. */
-function wrapHandler(handler: Handler): Handler {
+function wrapHandler(handler: Handler, resource: boolean): Handler {
+  // What React Router takes thrown (a Response, a `data()`), never an Error.
+  const failure = (render: RenderContext, thrown: unknown): unknown =>
+    resource ? failureJson(render, thrown) : failureData(render, thrown, 'loader');
   return async function host(this: unknown, args, ...rest) {
     const render = renderOf(args.context as never);
     if (render === undefined) return handler.call(this, args, ...rest);
@@ -104,10 +118,11 @@ function wrapHandler(handler: Handler): Handler {
     try {
       value = await handler.call(this, seen, ...rest);
     } catch (thrown) {
-      if (!isIntended(thrown)) throw failureData(render, thrown, 'loader');
+      if (!isIntended(thrown)) throw failure(render, thrown);
       [value, threw] = [thrown, true];
     }
-    refuseRedirectElsewhere(render, value);
+    const refused = refusedRedirect(render, value);
+    if (refused !== undefined) throw failure(render, refused);
     if (threw) throw value;
     return value;
   };
@@ -117,10 +132,9 @@ function wrapHandler(handler: Handler): Handler {
  * A redirect the browser would follow to another origin is refused (CrossOriginRedirectError,
  * server/failures/errors.ts): one failure with one digest, thrown in the host's shape.
  */
-function refuseRedirectElsewhere(render: RenderContext, value: unknown): void {
-  if (!(value instanceof Response) || value.status < 300 || value.status >= 400) return;
-  const refused = render.refusedRedirect(value.headers.get('Location') ?? '');
-  if (refused !== undefined) throw failureData(render, refused, 'loader');
+function refusedRedirect(render: RenderContext, value: unknown): Error | undefined {
+  if (!(value instanceof Response) || value.status < 300 || value.status >= 400) return undefined;
+  return render.refusedRedirect(value.headers.get('Location') ?? '');
 }
 
 /** Each route module with its server handlers wrapped (copies: React Router's modules are read-only namespaces). */
@@ -129,9 +143,11 @@ function hostRoutes(routes: ServerBuild['routes']): ServerBuild['routes'] {
   for (const [id, route] of Object.entries(routes)) {
     if (route === undefined) continue;
     const module = { ...route.module } as Record<string, unknown>;
-    for (const name of ['loader', 'action'] as const)
-      if (typeof module[name] === 'function') module[name] = wrapHandler(module[name] as Handler);
-    if (Array.isArray(module.middleware)) module.middleware = (module.middleware as Handler[]).map(wrapHandler);
+    // A route without a component answers with its loader's or action's own Response.
+    const resource = typeof module.default !== 'function';
+    const wrap = (handler: Handler) => wrapHandler(handler, resource);
+    for (const name of ['loader', 'action'] as const) if (typeof module[name] === 'function') module[name] = wrap(module[name] as Handler);
+    if (Array.isArray(module.middleware)) module.middleware = (module.middleware as Handler[]).map(wrap);
     wrapped[id] = { ...route, module: module as unknown as typeof route.module };
   }
   return wrapped;
@@ -187,15 +203,35 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
   return { ...entry, default: handleRequest, handleError, streamTimeout: streamTimeoutMs };
 }
 
-const composed = new WeakMap<ServerBuild, ServerBuild>();
+/**
+ * React Router refuses an action whose Origin is not the request's own, unless the build's
+ * `allowedActionOrigins` names its host (its throwIfPotentialCSRFAttack: a 400). The host has
+ * refused every cross-site write before (server/edge/cross-site-writes.ts), and let through the
+ * origins ALLOWED_ORIGINS names: React Router is told them too, or it refused those as a 400.
+ */
+function actionOrigins(build: ServerBuild, allowedOrigins: readonly string[]): string[] {
+  // An app's own list (react-router.config.ts) is kept; a build without one says `false`, none.
+  const own = Array.isArray(build.allowedActionOrigins) ? build.allowedActionOrigins : [];
+  return [...own, ...allowedOrigins.map((origin) => new URL(origin).host)];
+}
 
-/** The build the host runs: composed once per build (development: once per edit, server/assets/frontend.ts). */
-export function hostBuild(build: ServerBuild, streamTimeoutMs: number): ServerBuild {
-  let made = composed.get(build);
-  if (made === undefined) {
-    const rootBoundary = typeof (build.routes.root?.module as { ErrorBoundary?: unknown } | undefined)?.ErrorBoundary === 'function';
-    made = { ...build, routes: hostRoutes(build.routes), entry: { module: hostEntry(build.entry.module, streamTimeoutMs, rootBoundary) } };
-    composed.set(build, made);
-  }
-  return made;
+export interface HostBuildOptions {
+  streamTimeoutMs: number;
+  /** The other sites whose pages may post here (ALLOWED_ORIGINS: server/config/config.ts), as origins. */
+  allowedOrigins: readonly string[];
+}
+
+/**
+ * The build the host runs, with its options: composed once per build by its renderer
+ * (./page-renderer.ts; development: once per edit, server/assets/frontend.ts). Not cached here:
+ * two apps of one process (the tests') may serve one build with other options.
+ */
+export function hostBuild(build: ServerBuild, { streamTimeoutMs, allowedOrigins }: HostBuildOptions): ServerBuild {
+  const rootBoundary = typeof (build.routes.root?.module as { ErrorBoundary?: unknown } | undefined)?.ErrorBoundary === 'function';
+  return {
+    ...build,
+    routes: hostRoutes(build.routes),
+    entry: { module: hostEntry(build.entry.module, streamTimeoutMs, rootBoundary) },
+    allowedActionOrigins: actionOrigins(build, allowedOrigins),
+  };
 }

@@ -92,8 +92,9 @@ export function createPageRenderer(deps: RendererDeps) {
     const build = await deps.build();
     let made = prepared.get(build);
     if (made === undefined) {
+      const host = hostBuild(build, { streamTimeoutMs: config.streamTimeoutMs, allowedOrigins: config.allowedOrigins });
       made = {
-        handle: createRequestHandler(hostBuild(build, config.streamTimeoutMs), mode),
+        handle: createRequestHandler(host, mode),
         table: createRouteTable(build),
         // Where React Router answers route discovery, if it does (./manifest-request.ts).
         manifestPath: build.routeDiscovery.mode === 'lazy' ? build.routeDiscovery.manifestPath : undefined,

@@ -6,13 +6,13 @@ import { displayHostname, requestIsSecure, requestOrigin } from '../edge/request
 import { isBot } from '../edge/is-bot.ts';
 import { PER_REQUEST_PAGE, sendResponse } from '../edge/send-response.ts';
 import { wantsJson } from '../edge/wants-json.ts';
-import { readRequestBody } from '../writes/request-body.ts';
+import { readRequestBody, type RequestBody } from '../writes/request-body.ts';
 import type { Sessions } from '../writes/session.ts';
 import type { StoredPages } from '../pages/stored-pages.ts';
 import { redirectedToSpelling } from './canonical-spelling.ts';
 import type { PageRenderer } from './page-renderer.ts';
 import { requestDeadline } from '../edge/request-deadline.ts';
-import { READ_METHODS } from './route-table.ts';
+import { ACTION_METHODS, READ_METHODS } from './route-table.ts';
 import type { BodyLimits } from '../config/body-limits.ts';
 import { diagnosticsAllowed } from '../pages/diagnostics.ts';
 import { manifestQuery } from './manifest-request.ts';
@@ -60,9 +60,16 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
   const { config, renderer } = deps;
 
   /** The body of a write, held to its route's limits before a byte more is read; a read has none. */
-  async function bodyOf(req: ExpressRequest, limits: BodyLimits): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  async function bodyOf(req: ExpressRequest, limits: BodyLimits): Promise<RequestBody | undefined> {
     if (READ_METHODS.includes(req.method)) return undefined;
-    return (await readRequestBody(req, config.bodyTimeoutMs, limits)).bytes;
+    return readRequestBody(req, config.bodyTimeoutMs, limits);
+  }
+
+  /** The request's headers for the app; a write's type as read (a bare button's post, sent with none, is an empty form). */
+  function headersFor(req: ExpressRequest, body: RequestBody | undefined): Headers {
+    const headers = fetchHeaders(req);
+    if (body !== undefined) headers.set('Content-Type', body.type);
+    return headers;
   }
 
   return async (req, res, next) => {
@@ -82,6 +89,10 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       if (reads && !matched.resource && redirectedToSpelling(res, matched.spelling(), forData)) return;
       if (!matched.methods.includes(req.method) && !(forData && reads))
         return next(methodNotAllowed(req.method, matched.methods.join(', ')));
+    } else if (!READ_METHODS.includes(req.method) && !ACTION_METHODS.includes(req.method)) {
+      // No route, and a method React Router answers with a 405 of its own, without Allow
+      // (OPTIONS, OPTIONS *): what no route has is a 404, whatever the method.
+      return next(notFound());
     }
     if (PREFETCH.test(`${req.get('purpose') ?? ''} ${req.get('sec-purpose') ?? ''}`)) res.locals.prefetch = true;
     const bodyLimits = routeBodyLimits(config.body, matched?.target.module.bodyLimits, matched?.target.id ?? 'unmatched');
@@ -105,8 +116,8 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       res,
       url,
       method: req.method,
-      headers: fetchHeaders(req),
-      body,
+      headers: headersFor(req, body),
+      body: body?.bytes,
       session,
       deadline,
       values: storing?.markers ?? values,

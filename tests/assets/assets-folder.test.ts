@@ -7,13 +7,12 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as appRenderer from '../../client/entry-server.tsx';
 import { createProdFrontend } from '../../server/assets/frontend.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
-import { CLIENT_DIR, createTestApp, type TestApp } from '../support/test-app.ts';
+import { appBuild, clientDir, createTestApp, type TestApp } from '../support/test-app.ts';
 
 /** A file of this build: the folder tricks below start from a real name. */
-const OWN = readdirSync(join(CLIENT_DIR, 'assets')).find((name) => name.endsWith('.js'))!;
+const OWN = readdirSync(join(clientDir(), 'assets')).find((name) => name.endsWith('.js'))!;
 
 const SETUPS = ['the build only', 'a shared directory'] as const;
 let shared = '';
@@ -24,7 +23,7 @@ beforeAll(async () => {
   mkdirSync(join(shared, 'sub'));
   writeFileSync(join(shared, 'other-release-AbCd1234.js'), 'console.log(1);');
   hosts['the build only'] = createTestApp();
-  hosts['a shared directory'] = createTestApp({}, { frontend: createProdFrontend(CLIENT_DIR, appRenderer, shared) });
+  hosts['a shared directory'] = createTestApp({}, { frontend: createProdFrontend(appBuild(), shared) });
   for (const host of Object.values(hosts)) await host.listen();
 });
 

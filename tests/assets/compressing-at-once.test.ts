@@ -1,12 +1,9 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
 import { createMetrics } from '../../server/observe/metrics.ts';
 import { MAX_IN_FLIGHT_PER_CONNECTION } from '../../server/edge/connections.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
-import { fixture } from '../fixtures/fixture-route.ts';
 import { listeningTestApp, type TestApp } from '../support/test-app.ts';
 import { openSocket } from '../support/raw-http.ts';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
@@ -61,11 +58,7 @@ const closedFor = (host: TestApp, userAgent: string, count: number) =>
 
 describe('responses compressing at once are bounded across connections', () => {
   const metrics = createMetrics();
-  const host = listeningTestApp(
-    { COMPRESS_MAX_CONCURRENT: String(SLOTS), LOG_LEVEL: 'info' },
-    { metrics },
-    createRenderer([...routes, fixture]),
-  );
+  const host = listeningTestApp({ COMPRESS_MAX_CONCURRENT: String(SLOTS), LOG_LEVEL: 'info' }, { metrics });
 
   it('past the bound a page is sent plain and whole; once the slow readers leave, pages are compressed again', async () => {
     const userAgent = `${BROWSER_UA} slow-reader`;

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OUTPUT_SHOWN, startDevServer, type DevServer } from '../support/dev-server.ts';
 import { DIAG } from '../support/test-app.ts';
 
-// `npm run dev` as a developer runs it: tsx, Vite in middleware mode, pretty logs.
+// `npm run dev` as a developer runs it: tsx, Vite in middleware mode with React Router's plugin,
+// pretty logs, serving the demo app in client/ (what `npm run dev` serves).
 
 /** A local address answers or refuses at once; past this, call it refused. */
 const CONNECT_TIMEOUT_MS = 2_000;
@@ -63,28 +64,30 @@ describe('`npm run dev`', () => {
     const res = await fetch(`${url}/_diag/server-error`, { headers: DIAG });
     expect(res.status).toBe(500);
     const html = await res.text();
-    const source = readFileSync(join(root, 'client/router/diagnostics/ServerError.tsx'), 'utf8').split('\n');
+    const source = readFileSync(join(root, 'client/router/diagnostics/server-error.tsx'), 'utf8').split('\n');
     const line = source.findIndex((text) => text.includes('throw new Error')) + 1;
     const column = source[line - 1]!.indexOf('new Error') + 1;
-    expect(html).toContain(`ServerError.tsx:${line}:${column}`);
+    expect(html).toContain(`server-error.tsx:${line}:${column}`);
   });
 
+  /** The stylesheets a page links (React Router's <Links/>: in development its critical CSS, then the route modules'). */
+  const stylesheets = (html: string) => [...html.matchAll(/<link[^>]* rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]!);
+
   it('links the stylesheets, so a page is styled before its JavaScript runs', async () => {
-    const html = await (await fetch(`${url}/`)).text();
-    const hrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]!);
-    expect(hrefs).toEqual(['/client/styles.css', '/shared/error-page.css']);
+    const hrefs = stylesheets(await (await fetch(`${url}/`)).text());
+    // React Router's critical CSS of the page's routes, and the app's own stylesheet.
+    expect(hrefs).toEqual(['/@react-router/critical.css?pathname=/', '/client/styles.css']);
     for (const href of hrefs) {
       const css = await fetch(`${url}${href}`, { headers: { accept: 'text/css,*/*;q=0.1' } });
       expect(css.headers.get('content-type')).toContain('text/css');
-      expect(await css.text()).toMatch(/^[:.\w/* ]/);
     }
+    expect(await (await fetch(`${url}/client/styles.css`, { headers: { accept: 'text/css,*/*;q=0.1' } })).text()).toMatch(/^[:.\w/* ]/);
   });
 
   it('links the stylesheet a page module imports, found in the module graph: its first paint is styled, JavaScript or not', async () => {
-    const html = await (await fetch(`${url}/guestbook`)).text();
-    const hrefs = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]!);
-    expect(hrefs).toEqual(['/client/styles.css', '/shared/error-page.css', '/client/pages/guestbook/guestbook.css']);
-    const css = await fetch(`${url}${hrefs[2]}`, { headers: { accept: 'text/css,*/*;q=0.1' } });
+    const hrefs = stylesheets(await (await fetch(`${url}/guestbook`)).text());
+    expect(hrefs).toContain('/client/pages/guestbook/guestbook.css');
+    const css = await fetch(`${url}/client/pages/guestbook/guestbook.css`, { headers: { accept: 'text/css,*/*;q=0.1' } });
     expect(await css.text()).toContain('.guestbook-form');
     // The home page imports no such stylesheet.
     expect(await (await fetch(`${url}/`)).text()).not.toContain('guestbook.css');
@@ -95,7 +98,7 @@ describe('`npm run dev`', () => {
     expect(res.status).toBe(500);
     const html = await res.text();
     expect(html).toContain('Diagnostic loader error: the loader threw');
-    expect(html).toMatch(/loader-error\.server\.ts:\d+:\d+/);
+    expect(html).toMatch(/loader-error\.tsx:\d+:\d+/);
     expect(html).toContain('data-testid="diag-layout"'); // in the route's boundary, the layout kept
   });
 
@@ -115,13 +118,12 @@ describe('`npm run dev`', () => {
   });
 
   it('the client entry is no Fast Refresh boundary: an edit below it reloads the page, never hydrates it twice', async () => {
-    const entry = await (await fetch(`${url}/client/entry-client.tsx`)).text();
+    // The host's browser entry (vite/react-router-host.ts puts it in place of React Router's default).
+    const entry = await (await fetch(`${url}/client/router/entry.client.tsx`)).text();
+    expect(entry).toContain('hydrateRoot');
     expect(entry).not.toContain('import.meta.hot.accept');
-    // The entry's code, which hydrates, is in a module of its own (for the first load's one file).
-    const hydrate = await (await fetch(`${url}/client/hydrate-page.tsx`)).text();
-    expect(hydrate).not.toContain('import.meta.hot.accept');
     // The same check on a module that is one, so the check itself can fail.
-    const hydrated = await (await fetch(`${url}/client/Hydrated.tsx`)).text();
+    const hydrated = await (await fetch(`${url}/client/router/Hydrated.tsx`)).text();
     expect(hydrated).toContain('import.meta.hot.accept');
   });
 
@@ -138,13 +140,13 @@ describe('`npm run dev`', () => {
   });
 
   it('a syntax error in a page shows its code frame as plain text, without terminal colour codes', async () => {
-    const file = join(root, 'client/pages/Guide.tsx');
+    const file = join(root, 'client/pages/guide.tsx');
     const source = readFileSync(file, 'utf8');
     writeFileSync(file, source.replace('<h1>{topic.title}</h1>', '<h1>{topic.title}</h1}'));
     try {
       // The first answer after the edit may still be the old module's: wait for the failure.
       const failed = async () => {
-        const res = await fetch(`${url}/guide`);
+        const res = await fetch(`${url}/guide/streaming`);
         return { status: res.status, html: await res.text() };
       };
       await expect.poll(async () => (await failed()).status, { timeout: 15_000 }).toBe(500);
@@ -153,17 +155,17 @@ describe('`npm run dev`', () => {
       expect(html).not.toContain('\u001b');
       expect(html).not.toMatch(/\[\d+(?:;\d+)*m/);
       expect(html).toContain('PARSE_ERROR');
-      expect(html).toMatch(/client\/pages\/Guide\.tsx:\d+:\d+/);
+      expect(html).toMatch(/client\/pages\/guide\.tsx:\d+:\d+/);
     } finally {
       writeFileSync(file, source);
     }
-    await expect.poll(async () => (await fetch(`${url}/guide`)).status, { timeout: 15_000 }).toBe(200);
+    await expect.poll(async () => (await fetch(`${url}/guide/streaming`)).status, { timeout: 15_000 }).toBe(200);
   });
 
   it('an edited loader takes effect on the next request, without a restart', async () => {
-    const file = join(root, 'client/pages/about.server.ts');
+    const file = join(root, 'client/pages/about.tsx');
     const marker = `EDITED-${hmrPort}`;
-    writeFileSync(file, readFileSync(file, 'utf8').replace('servedAt: new Date()', `servedAt: '${marker}'`));
+    writeFileSync(file, readFileSync(file, 'utf8').replace('servedAt: new Date().toISOString()', `servedAt: '${marker}'`));
     await expect.poll(async () => (await fetch(`${url}/about`)).text(), { timeout: 15_000 }).toContain(marker);
     // Started once: neither the edit nor anything before it restarted the server under tsx watch.
     expect(dev!.output().match(/listening on http/g)).toHaveLength(1);

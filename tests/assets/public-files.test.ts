@@ -73,7 +73,8 @@ describe('public files', () => {
     await request(app).post('/robots.txt').expect(404);
   });
 
-  it('the app serves the demo’s robots.txt in production', async () => {
+  // The fixture app's tests/apps/host/public/robots.txt, which its build copies beside its assets.
+  it('the app serves its own public files in production', async () => {
     const res = await request(createTestApp().app).get('/robots.txt').expect(200);
     expect(res.text).toContain('User-agent: *');
     expect(res.headers['cache-control']).toBe('public, max-age=3600');

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as appRenderer from '../../client/entry-server.tsx';
 import { createProdFrontend } from '../../server/assets/frontend.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
-import { CLIENT_DIR, createTestApp, type TestApp } from '../support/test-app.ts';
+import { appBuild, createTestApp, type TestApp } from '../support/test-app.ts';
 
 const SECRET = 'SECRET-OUTSIDE-THE-ASSETS-DIRECTORY';
 const INSIDE = 'console.log("a published asset");';
@@ -44,7 +43,7 @@ beforeAll(async () => {
   for (const name of ['.env', '.hidden-HhHh8888.js', '.entry-client-HaLf4567.js.99.partial', '.git'])
     writeFileSync(join(dir, name), SECRET);
   spawnSync('mkfifo', [join(dir, 'fifo-IiIi9999.js')]);
-  host = createTestApp({}, { frontend: createProdFrontend(CLIENT_DIR, appRenderer, dir) });
+  host = createTestApp({}, { frontend: createProdFrontend(appBuild(), dir) });
   await host.listen();
 });
 

@@ -18,9 +18,10 @@ const REPORT_CAP = 16 * 1024; // server/telemetry/client-errors.ts MAX_REPORT_BY
 const ENDPOINTS: [string, number][] = [
   [CLIENT_ERRORS_PATH, REPORT_CAP],
   ['/monitoring', MAX_ENVELOPE_BYTES],
-  // An action's body, posted as a document and by the browser's router.
-  ['/guestbook', maxTextBytes],
-  ['/_data/guestbook?_routes=guestbook', maxTextBytes],
+  // An action's body (the fixture app's form), posted as a document and by the browser's router
+  // (React Router's navigation data, /board.data).
+  ['/board', maxTextBytes],
+  ['/board.data', maxTextBytes],
 ];
 
 type Shape = { name: string; headers: (cap: number) => string[]; body: (cap: number) => string; status: number };

@@ -9,6 +9,9 @@ import { loadConfig } from '../../server/config/config.ts';
 import { FALLBACK_HOSTNAME, serverErrorMessage } from '../../shared/messages.ts';
 import { createTestApp, DIAG, type TestApp } from '../support/test-app.ts';
 
+/** A page whose loader redirects to /fixture/after (the fixture app's tests/apps/host/app/writes.server.ts). */
+const REDIRECTING = '/writes?do=redirect-with-cookies';
+
 /** The names an attacker (or a confused proxy) sends: IPv4 forms, numbers, punycode, case, IPv6. */
 function hostCorpus(): string[] {
   const numbers = ['0', '1', '08', '0x7f', '0X10', '0177', '255', '256', '999', '4294967295', '4294967296', '99999999999', '0x'];
@@ -67,8 +70,8 @@ describe('a Host the URL parser rejects or rewrites', () => {
     expect(corpus.length).toBeGreaterThan(500);
     let refused = 0;
     for (const value of corpus) {
-      // /guide redirects to /guide/streaming: a same-origin decision built on the request's origin.
-      const res = await request(host.app).get('/guide').set('Host', value);
+      // A loader's redirect to /fixture/after: a same-origin decision built on the request's origin.
+      const res = await request(host.app).get(REDIRECTING).set('Host', value);
       const expected = urlKeeps(value) ? 302 : 400;
       expect({ value, status: res.status }).toEqual({ value, status: expected });
       if (expected === 400) {
@@ -97,16 +100,16 @@ describe('a trusted X-Forwarded-Host or X-Forwarded-Proto', () => {
   });
 
   it.each(['1.2.3.4.5', '0x7f.1', '123', 'xn--a', 'a@b.example', '[::1'])('refuses a forwarded host %s like a Host: 400', async (value) => {
-    const res = await request(host.app).get('/guide').set('X-Forwarded-Host', value).expect(400);
+    const res = await request(host.app).get(REDIRECTING).set('X-Forwarded-Host', value).expect(400);
     expect(res.text).toContain('Invalid Host header');
   });
 
   it.each(['ftp', 'javascript', 'a b', '', 'HTTP', 'https, http', 'http://x', '\u00e9'])(
     'ignores a forwarded protocol that is not http or https (%j): the redirect is served',
     async (proto) => {
-      const res = await request(host.app).get('/guide').set('X-Forwarded-Proto', proto).set('Host', 'shop.example.com');
+      const res = await request(host.app).get(REDIRECTING).set('X-Forwarded-Proto', proto).set('Host', 'shop.example.com');
       expect(res.status).toBe(302);
-      expect(res.headers.location).toBe('/guide/streaming');
+      expect(res.headers.location).toBe('/fixture/after');
     },
   );
 
@@ -122,7 +125,7 @@ describe('PUBLIC_ORIGIN', () => {
     // The target names the Host the client sent: same-origin only if that Host were believed.
     const refused = await request(host.app).get('/_diag/redirect?to=http://evil.example/x').set('Host', 'evil.example').set(diag);
     expect(refused.status).toBe(500);
-    const allowed = await request(host.app).get('/_diag/redirect?to=https://shop.example.com/guide').set('Host', 'evil.example').set(diag);
+    const allowed = await request(host.app).get('/_diag/redirect?to=https://shop.example.com/board').set('Host', 'evil.example').set(diag);
     expect(allowed.status).toBe(302);
     // Error pages show its host name when PUBLIC_HOSTNAME is not set.
     const failed = await request(host.app).get('/_diag/server-error').set('Host', 'evil.example').set(diag).expect(500);

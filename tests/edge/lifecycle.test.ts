@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fetchOnce, openStream } from '../../tools/harness/http.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { DIAG, DIAG_TOKEN } from '../support/test-app.ts';
+import { APP_BUILDS, DIAG, DIAG_TOKEN } from '../support/test-app.ts';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
 
 describe('production process', () => {
@@ -17,11 +17,14 @@ describe('production process', () => {
   });
 
   it('starts with npm start and serves the page and its assets', async () => {
-    server = await startServer({}, ['npm', 'start', '--silent']);
+    // The built host (npm start builds dist/ only when it is stale) serving the fixture app.
+    server = await startServer({ APP_BUILD: APP_BUILDS.host }, ['npm', 'start', '--silent']);
     const page = await fetchOnce(`${server.url}/`, { headers: { 'user-agent': BROWSER_UA } });
     expect(page.status).toBe(200);
-    expect(page.body).toContain('<h1>react-ssr-host</h1>');
-    const script = /<script type="module" src="([^"]+)"/.exec(page.body)?.[1];
+    expect(page.body).toContain('<h1>Fixture home</h1>');
+    // React Router's browser entry, which the page's module script starts.
+    const script = /<link rel="modulepreload" href="(\/assets\/entry\.client-[\w-]+\.js)"/.exec(page.body)?.[1];
+    expect(script).toBeDefined();
     const asset = await fetch(`${server.url}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
@@ -50,7 +53,7 @@ describe('production process', () => {
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('on %s lets an in-flight stream finish, then exits 0', async (signal) => {
-    server = await startServer({ DIAGNOSTICS_TOKEN: DIAG_TOKEN, SHUTDOWN_GRACE_MS: '10000' });
+    server = await startServer({ APP_BUILD: APP_BUILDS.host, DIAGNOSTICS_TOKEN: DIAG_TOKEN, SHUTDOWN_GRACE_MS: '10000' });
     const stream = await openStream(`${server.url}/_diag/slow?ms=800`, { 'user-agent': BROWSER_UA, ...DIAG }, 'Waiting 800 ms');
     expect(stream).toMatchObject({ open: true, first: expect.stringContaining('Waiting 800 ms') });
     server.child.kill(signal);
@@ -65,7 +68,12 @@ describe('production process', () => {
   });
 
   it('closes what is left after the grace period and exits non-zero', async () => {
-    server = await startServer({ DIAGNOSTICS_TOKEN: DIAG_TOKEN, SHUTDOWN_GRACE_MS: '200', STREAM_TIMEOUT_MS: '60000' });
+    server = await startServer({
+      APP_BUILD: APP_BUILDS.host,
+      DIAGNOSTICS_TOKEN: DIAG_TOKEN,
+      SHUTDOWN_GRACE_MS: '200',
+      STREAM_TIMEOUT_MS: '60000',
+    });
     const stream = await openStream(`${server.url}/_diag/slow?ms=20000`, { 'user-agent': BROWSER_UA, ...DIAG });
     server.child.kill('SIGTERM');
     await expect(stream.rest).rejects.toThrow();

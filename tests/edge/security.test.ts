@@ -32,10 +32,19 @@ describe('security headers', () => {
     expect(second.headers['content-security-policy']).not.toContain(nonce);
   });
 
-  it("puts the nonce on the error page's inline style too", async () => {
-    const res = await request(createTestApp().app).get('/_diag/server-error').set(DIAG).expect(500);
-    const nonce = /'nonce-([^']+)'/.exec(cspDirective(res.headers['content-security-policy'] as string, 'style-src') ?? '')?.[1];
-    expect(res.text).toContain(`<style nonce="${nonce}">`);
+  it("styles every error page within the CSP: the app's from its own origin, the host's inline with the nonce", async () => {
+    const { app } = createTestApp();
+    const styleNonce = (res: request.Response) =>
+      /'nonce-([^']+)'/.exec(cspDirective(res.headers['content-security-policy'] as string, 'style-src') ?? '')?.[1];
+    // The app's boundary: React Router links the stylesheets (<Links/>), from this origin ('self').
+    const boundary = await request(app).get('/_diag/server-error').set(DIAG).expect(500);
+    const sheets = [...boundary.text.matchAll(/<link\b[^>]*rel="stylesheet"[^>]*>/g)].map((m) => m[0]);
+    expect(sheets.length).toBeGreaterThan(0);
+    for (const tag of sheets) expect(tag).toMatch(/href="\/assets\/[^"]+\.css"/);
+    expect(boundary.text).not.toMatch(/<style(?![^>]*nonce="[^"]+")/);
+    // The host's own page (a method no route has is its 404): its style inline, with the nonce.
+    const hostPage = await request(app).options('/no-such-page').expect(404);
+    expect(hostPage.text).toContain(`<style nonce="${styleNonce(hostPage)}">`);
   });
 
   it("adds the origins an app names (CSP_*) to their directives, and keeps the host's own sources and nonces", async () => {

@@ -7,10 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStream } from '../../tools/harness/http.ts';
 import { createDrain } from '../../server/edge/shutdown.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { DIAG } from '../support/test-app.ts';
+import { APP_BUILDS, DIAG } from '../support/test-app.ts';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
 
-const DIAG_ENV = { DIAGNOSTICS_TOKEN: DIAG['x-diagnostics-token'] };
+/** The built server serves the tests' fixture app. */
+const APP_ENV = { APP_BUILD: APP_BUILDS.host };
+const DIAG_ENV = { ...APP_ENV, DIAGNOSTICS_TOKEN: DIAG['x-diagnostics-token'] };
 
 /** A GET on a connection of its own (no keep-alive pool): what a probe or a new client does. */
 function freshGet(url: string): Promise<{ status: number; connection: string | undefined; body: string }> {
@@ -67,7 +69,7 @@ describe('shutdown', () => {
   });
 
   it('during the delay a new connection gets 503 from /readyz and pages still answer, then the listener closes', async () => {
-    server = await startServer({ SHUTDOWN_DELAY_MS: '3000' });
+    server = await startServer({ ...APP_ENV, SHUTDOWN_DELAY_MS: '3000' });
     expect((await freshGet(`${server.url}/readyz`)).status).toBe(200);
     server.child.kill('SIGTERM');
     await server.logs.waitFor((line) => String(line.msg).startsWith('shutting down'));

@@ -14,7 +14,8 @@ import { collect, openSocket, parseResponse } from '../support/raw-http.ts';
 // refused from its headers gets its refusal alone.
 
 const BODY_TIMEOUT_MS = 300;
-const ENDPOINTS = [CLIENT_ERRORS_PATH, '/monitoring', '/guestbook', '/_data/guestbook?_routes=guestbook'];
+// The host's endpoints, the fixture app's form (/board) and its navigation data (React Router's /board.data).
+const ENDPOINTS = [CLIENT_ERRORS_PATH, '/monitoring', '/board', '/board.data'];
 const CONTINUE = /^HTTP\/1\.1 100 Continue\r\n\r\n/;
 
 function head(path: string, headers: string[]): string {
@@ -53,7 +54,7 @@ describe('slow bodies and 100-continue', () => {
   ])('a write from %s that expects 100-continue gets its refusal, never a 100', async (_name, headers, status) => {
     const socket = await openSocket(host.url);
     const answered = collect(socket);
-    socket.write(head('/guestbook', [...headers, 'Expect: 100-continue']));
+    socket.write(head('/board', [...headers, 'Expect: 100-continue']));
     const raw = await answered;
     expect(raw).not.toMatch(CONTINUE);
     expect(parseResponse(raw).status).toBe(status);
@@ -70,7 +71,7 @@ describe('slow bodies and 100-continue', () => {
       'Connection: close',
     ];
     const continued = new Promise<void>((resolve) => socket.on('data', (chunk: string) => CONTINUE.test(chunk) && resolve()));
-    socket.write(head('/guestbook', headers));
+    socket.write(head('/board', headers));
     await continued;
     socket.write(body);
     const res = parseResponse((await answered).replace(CONTINUE, ''));

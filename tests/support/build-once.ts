@@ -28,16 +28,16 @@ const BUILD_INPUTS = [
 export const TEST_APPS_DIR = join(ROOT, 'tests/apps');
 /** A test app's build, as APP_BUILD names it. */
 export const testAppBuild = (name: string): string => join(TEST_APPS_DIR, name, 'build');
-/** What the tests run (as tools/ensure-build.js checks): a build missing one is no build. */
-const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/server/react-router.js', 'dist/client/.vite/manifest.json', 'dist/cli/digest.js'];
+/** What the tests run (as tools/ensure-build.js checks): a build missing one is no build. React Router's build keeps no Vite manifest in dist/client. */
+const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/server/react-router.js', 'dist/cli/digest.js'];
 /** Written by the last test run that built, with the time that build started. */
 const STAMP = 'dist/.built-for-tests';
 
 function newestMtime(path: string): number {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  // A test app's own build is output, not input.
-  const names = readdirSync(path).filter((name) => !(name === 'build' && path.startsWith(TEST_APPS_DIR)));
+  // A test app's own build and its generated route types (typegen) are output, not input.
+  const names = readdirSync(path).filter((name) => !((name === 'build' || name === '.react-router') && dirname(path) === TEST_APPS_DIR));
   // A folder's own time changes when a file in it is removed or renamed; a test app's own folder's
   // also when its build replaces build/ in it, after the stamp's time: it would rebuild every run.
   const own = dirname(path) === TEST_APPS_DIR ? 0 : stat.mtimeMs;

@@ -12,7 +12,17 @@ import { DIAG_TOKEN } from './test-app.ts';
 /** How much of the dev server's output a failing test shows (its last characters). */
 export const OUTPUT_SHOWN = 6_000;
 /** What the dev server reads. */
-const DEV_SOURCES = ['client', 'server', 'shared', 'public', 'vite.config.ts', 'react-router.config.ts', 'vite', 'tsconfig.json', 'package.json'];
+const DEV_SOURCES = [
+  'client',
+  'server',
+  'shared',
+  'public',
+  'vite.config.ts',
+  'react-router.config.ts',
+  'vite',
+  'tsconfig.json',
+  'package.json',
+];
 
 /**
  * A checkout of the sources in a folder of its own. Tests edit loaders and pages: in the

@@ -1,15 +1,11 @@
 import type request from 'supertest';
 import { expect } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
-import { writes } from '../fixtures/fixture-route.ts';
 import { createTestApp } from './test-app.ts';
 
-// What the session tests share: the app with the writes fixture (its loader counts a session's
-// visits, tests/fixtures/writes.server.ts) under a fixed SESSION_SECRET, and reading its cookies.
+// What the session tests share: the fixture app (its /writes loader counts a session's visits,
+// tests/apps/host/app/writes.server.ts) under a fixed SESSION_SECRET, and reading its cookies.
 
-export const sessionApp = (env: Record<string, string> = {}) =>
-  createTestApp({ SESSION_SECRET: 's'.repeat(32), ...env }, {}, createRenderer([...routes, ...writes])).app;
+export const sessionApp = (env: Record<string, string> = {}) => createTestApp({ SESSION_SECRET: 's'.repeat(32), ...env }).app;
 export const setCookies = (res: request.Response) => (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
 /** `name=value` of the one cookie an answer set. */
 export const pair = (res: request.Response) => {

@@ -1,16 +1,14 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
 import { DEFAULT_BODY_LIMITS } from '../../server/config/body-limits.ts';
-import { writes } from '../fixtures/fixture-route.ts';
 import { createTestApp, listeningTestApp } from '../support/test-app.ts';
 
 // What an action may be sent, hostile and odd: every refusal is a 4xx that says why, no failure
-// line, and the action never runs (the writes fixture echoes what it got: tests/fixtures/writes.server.ts).
+// line, and the action never runs (the fixture app's writes routes echo what they got:
+// tests/apps/host/app/writes.server.ts).
 // Declared and streamed sizes over the cap are in body-limit.test.ts.
 
-const app = () => createTestApp({}, {}, createRenderer([...routes, ...writes]));
+const app = () => createTestApp();
 const ACTION = '/api/writes';
 const { maxBytes, maxFields, maxFiles } = DEFAULT_BODY_LIMITS;
 
@@ -22,7 +20,7 @@ const file = (name: string, filename: string, content: string) =>
   `Content-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: text/plain\r\n\r\n${content}`;
 
 describe('action bodies', () => {
-  const served = listeningTestApp({}, {}, createRenderer([...routes, ...writes]));
+  const served = listeningTestApp();
   // A form of 1,000 fields is over the cap, whatever its encoding.
   expect(maxFields).toBeLessThan(1_000);
   it('reads multipart fields and files, repeated names kept', async () => {

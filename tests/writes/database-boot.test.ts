@@ -1,17 +1,19 @@
 // The built server and its database file (DATABASE_PATH): entries outlive a restart, an older
 // file is migrated at start-up, and a file the server cannot use stops the boot before it
 // listens, with exit code 1 and one line that names it. A temporary folder per run, never a
-// file in the repository.
+// file in the repository. The server serves the fixture app (APP_BUILD): its board's posts
+// (tests/apps/host/app/routes/board.tsx) in its schema (migrations.server.ts beside it).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../client/migrations.server.ts';
+import { migrations } from '../apps/host/app/migrations.server.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
 import { parseLog } from '../../tools/harness/server-log.ts';
 import { startServer } from '../support/server.ts';
+import { APP_BUILDS } from '../support/test-app.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'react-ssr-host-boot-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -20,7 +22,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 function boot(databasePath: string) {
   const run = spawnSync(process.execPath, ['dist/server/index.js'], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: databasePath },
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', APP_BUILD: APP_BUILDS.host, DATABASE_PATH: databasePath },
     encoding: 'utf8',
     timeout: 15_000,
   });
@@ -28,7 +30,7 @@ function boot(databasePath: string) {
 }
 
 async function sign(url: string, message: string): Promise<void> {
-  const res = await fetch(`${url}/guestbook`, {
+  const res = await fetch(`${url}/board`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ name: 'Ada', message }),
@@ -37,12 +39,13 @@ async function sign(url: string, message: string): Promise<void> {
   expect(res.status).toBe(303);
 }
 
+/** The board's posts, newest first, as its page lists them (`<li>name: message</li>`). */
 const messages = async (url: string) =>
-  ((await (await fetch(`${url}/api/guestbook`)).json()) as { entries: { message: string }[] }).entries.map((entry) => entry.message);
+  [...(await (await fetch(`${url}/board`)).text()).matchAll(/<li>[^<:]+: ([^<]*)<\/li>/g)].map((match) => match[1]!);
 
 describe('the database file of the built server', () => {
   it('keeps the entries across a restart, the database closed at the stop', async () => {
-    const env = { DATABASE_PATH: join(folder, 'restart/app.sqlite') };
+    const env = { APP_BUILD: APP_BUILDS.host, DATABASE_PATH: join(folder, 'restart/app.sqlite') };
     const first = await startServer(env);
     try {
       await sign(first.url, 'before the restart');
@@ -64,9 +67,9 @@ describe('the database file of the built server', () => {
     const path = join(folder, 'older.sqlite');
     const older = new DatabaseSync(path);
     older.exec(migrations[0]!.up as string);
-    older.exec("INSERT INTO guestbook_entries VALUES ('e1', 'Ada', 'from release 1', 'o1', 0); PRAGMA user_version = 1");
+    older.exec("INSERT INTO board_posts (name, message, created_at) VALUES ('Ada', 'from release 1', 0); PRAGMA user_version = 1");
     older.close();
-    const server = await startServer({ DATABASE_PATH: path });
+    const server = await startServer({ APP_BUILD: APP_BUILDS.host, DATABASE_PATH: path });
     try {
       expect(await messages(server.url)).toEqual(['from release 1']);
       const migrated = server.logs.lines.filter((line) => String(line.msg).startsWith('database migrated'));

@@ -1,14 +1,14 @@
 // The host's database (server/writes/database.ts, migrations.ts): opened once, its folder made
 // when missing, the app's migrations run in order from the file's PRAGMA user_version, each
 // step whole or not at all; a file it cannot use is one line that stops the boot. Each test
-// opens a file of its own in a temporary folder, never one in the repository.
+// opens a file of its own in a temporary folder, never one in the repository. The app's
+// migrations are the fixture app's (tests/apps/host/app/migrations.server.ts: the board's posts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrations } from '../../client/migrations.server.ts';
-import { guestbookOf } from '../../client/pages/guestbook/store.server.ts';
+import { migrations } from '../apps/host/app/migrations.server.ts';
 import { IN_MEMORY, openDatabase } from '../../server/writes/database.ts';
 import { schemaVersion } from '../../server/writes/migrations.ts';
 import type { Migration } from '../../shared/database.ts';
@@ -17,6 +17,24 @@ const folder = mkdtempSync(join(tmpdir(), 'react-ssr-host-db-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 let files = 0;
 const fresh = () => join(folder, `test-${(files += 1)}.sqlite`);
+
+/** The board's posts, as its page reads and writes them (tests/apps/host/app/routes/board.tsx). */
+function boardOf(db: DatabaseSync) {
+  return {
+    add: (name: string, message: string) =>
+      db.prepare('INSERT INTO board_posts (name, message, created_at) VALUES (?, ?, ?)').run(name, message, Date.now()),
+    messages: () =>
+      db
+        .prepare('SELECT message FROM board_posts ORDER BY id')
+        .all()
+        .map((row) => row.message),
+    byName: (name: string) =>
+      db
+        .prepare('SELECT message FROM board_posts INDEXED BY board_posts_by_name WHERE name = ?')
+        .all(name)
+        .map((row) => row.message),
+  };
+}
 
 const tables = (db: DatabaseSync) =>
   db
@@ -30,34 +48,34 @@ describe('the database', () => {
     const { db, from, version } = openDatabase(path, migrations);
     expect({ from, version }).toEqual({ from: 0, version: migrations.length });
     expect(schemaVersion(db)).toBe(migrations.length);
-    expect(tables(db)).toContain('guestbook_entries');
+    expect(tables(db)).toContain('board_posts');
     db.close();
   });
 
-  it('keeps what was written when the file is opened again, and runs no migration twice', async () => {
+  it('keeps what was written when the file is opened again, and runs no migration twice', () => {
     const path = fresh();
     const first = openDatabase(path, migrations).db;
-    await guestbookOf({ db: first }).add({ name: 'Ada', message: 'kept', owner: 'o1' });
+    boardOf(first).add('Ada', 'kept');
     first.close();
     const again = openDatabase(path, migrations);
     expect({ from: again.from, version: again.version }).toEqual({ from: migrations.length, version: migrations.length });
-    expect((await guestbookOf({ db: again.db }).list()).map((entry) => entry.message)).toEqual(['kept']);
+    expect(boardOf(again.db).messages()).toEqual(['kept']);
     again.db.close();
   });
 
-  it('migrates a file from an older release: only the steps after its user_version run, and its rows stay', async () => {
+  it('migrates a file from an older release: only the steps after its user_version run, and its rows stay', () => {
     const path = fresh();
-    // The first release knew one step: the table, without the index by owner.
+    // The first release knew one step: the table, without the index by name.
     const older = openDatabase(path, migrations.slice(0, 1));
     expect(older.version).toBe(1);
-    await guestbookOf({ db: older.db }).add({ name: 'Ada', message: 'from release 1', owner: 'o1' });
-    expect(tables(older.db)).not.toContain('guestbook_entries_by_owner');
+    boardOf(older.db).add('Ada', 'from release 1');
+    expect(tables(older.db)).not.toContain('board_posts_by_name');
     older.db.close();
 
     const newer = openDatabase(path, migrations);
     expect({ from: newer.from, version: newer.version }).toEqual({ from: 1, version: 2 });
-    expect(tables(newer.db)).toContain('guestbook_entries_by_owner');
-    expect((await guestbookOf({ db: newer.db }).listByOwner('o1')).map((entry) => entry.message)).toEqual(['from release 1']);
+    expect(tables(newer.db)).toContain('board_posts_by_name');
+    expect(boardOf(newer.db).byName('Ada')).toEqual(['from release 1']);
     newer.db.close();
   });
 
@@ -121,11 +139,11 @@ describe('the database', () => {
     );
   });
 
-  it('in memory is private to each opening: nothing is shared or kept', async () => {
+  it('in memory is private to each opening: nothing is shared or kept', () => {
     const one = openDatabase(IN_MEMORY, migrations).db;
     const two = openDatabase(IN_MEMORY, migrations).db;
-    await guestbookOf({ db: one }).add({ name: 'Ada', message: 'only here', owner: 'o1' });
-    expect(await guestbookOf({ db: two }).list()).toEqual([]);
+    boardOf(one).add('Ada', 'only here');
+    expect(boardOf(two).messages()).toEqual([]);
     one.close();
     two.close();
   });

@@ -1,19 +1,15 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
 import { DEFAULT_BODY_LIMITS } from '../../server/config/body-limits.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
-import { writes } from '../fixtures/fixture-route.ts';
 import { collect, openSocket, parseResponse } from '../support/raw-http.ts';
 import { DIAG, listeningTestApp } from '../support/test-app.ts';
 
-// The limits of an action's body: configuration, a route's own (tests/fixtures/writes-limited.server.ts:
-// 2 MiB whole, 1 KiB a file, 3 fields), and a file over its limit marked by parseFormData
-// (client/host.ts) instead of refused, so the page keeps what was typed. Refusals are in
-// action-bodies.test.ts and body-limit.test.ts.
+// The limits of an action's body: configuration, a route's own (the fixture app's
+// tests/apps/host/app/routes/writes-limited.ts: 2 MiB whole, 1 KiB a file, 3 fields), and a file
+// over its limit marked by parseFormData (shared/parse-form-data.ts) instead of refused, so the
+// page keeps what was typed. Refusals are in action-bodies.test.ts and body-limit.test.ts.
 
-const renderer = () => createRenderer([...routes, ...writes]);
 const KIB = 1_024;
 const MIB = 1_048_576;
 const { maxFileBytes } = DEFAULT_BODY_LIMITS;
@@ -34,7 +30,7 @@ const post = (url: string, { type, body }: { type: string; body: string }, heade
   fetch(url, { method: 'POST', headers: { 'Content-Type': type, ...headers }, body });
 
 describe('upload limits', () => {
-  const host = listeningTestApp({}, {}, renderer());
+  const host = listeningTestApp();
 
   it('a file over the per-file limit reaches the action marked, with the text fields it came with', async () => {
     const form = multipart([
@@ -96,7 +92,7 @@ describe('upload limits', () => {
     expect(more).toEqual([]);
     expect(failure).toMatchObject({
       digest: expect.any(String),
-      error: { message: expect.stringContaining('Route "writes-bad-limits" exports bodyLimits with maxBytes=1000000000') },
+      error: { message: expect.stringContaining('Route "routes/writes-bad-limits" exports bodyLimits with maxBytes=1000000000') },
     });
     expect(await res.text()).not.toContain('bodyLimits');
   });
@@ -109,7 +105,7 @@ describe('upload limits', () => {
 });
 
 describe('upload limits from the environment', () => {
-  const host = listeningTestApp({ BODY_MAX_BYTES: String(8 * KIB), BODY_MAX_FILE_BYTES: String(KIB) }, {}, renderer());
+  const host = listeningTestApp({ BODY_MAX_BYTES: String(8 * KIB), BODY_MAX_FILE_BYTES: String(KIB) });
 
   it('BODY_MAX_FILE_BYTES is the limit a file is marked at; BODY_MAX_BYTES the whole body’s 413', async () => {
     const small = multipart([['f', { filename: 'a.txt', content: 'x'.repeat(KIB + 1) }]]);
@@ -124,7 +120,7 @@ describe('upload limits from the environment', () => {
 });
 
 describe('the upload diagnostic without JavaScript', () => {
-  const host = listeningTestApp({}, {}, renderer());
+  const host = listeningTestApp();
 
   it('a file over the route’s 64 KB answers 422 with the typed title and the field error', async () => {
     const form = multipart([

@@ -1,16 +1,22 @@
+import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream, UNSAFE_SingleFetchRedirectSymbol as REDIRECT } from 'react-router';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
 import { pageDigest } from '../../tools/harness/digests.ts';
-import { writes } from '../fixtures/fixture-route.ts';
 import { createTestApp } from '../support/test-app.ts';
 
 // What loaders and actions answer, over HTTP: headers, cookies, redirects, statuses, sessions.
+// The fixture app's /writes page and /api/writes resource route (tests/apps/host/app/writes.server.ts,
+// `?do=`); a navigation's data is React Router's single fetch (`/writes.data`, a turbo-stream).
 
-const app = () => createTestApp({}, {}, createRenderer([...routes, ...writes]));
+const app = () => createTestApp();
 const FORM = 'application/x-www-form-urlencoded';
 const cookies = (res: request.Response) => (res.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
+
+/** What React Router's client reads from a navigation's data (its own decoder). */
+async function navigationData(res: request.Response): Promise<unknown> {
+  const { value } = await decodeViaTurboStream(new Blob([res.text]).stream(), globalThis);
+  return value;
+}
 
 describe('headers and cookies from loaders and actions', () => {
   it('a loader’s redirect keeps every Set-Cookie and its own headers, on the page and in navigation data', async () => {
@@ -19,9 +25,12 @@ describe('headers and cookies from loaders and actions', () => {
     expect(page.headers.location).toBe('/fixture/after');
     expect(cookies(page)).toEqual(['a=1; Path=/', 'b=2; Path=/']);
     expect(page.headers['x-route']).toBe('writes');
-    const nav = await request(host).get('/_data/writes?do=redirect-with-cookies&_routes=writes').expect(200);
-    expect(nav.text).toBe('{"redirect":"/fixture/after"}\n');
+    // React Router tells its client of a redirect in a 202 (a fetch would follow a 3xx itself).
+    const nav = await request(host).get('/writes.data?do=redirect-with-cookies').expect(202);
+    const told = (await navigationData(nav)) as Record<symbol, unknown>;
+    expect(told[REDIRECT]).toMatchObject({ redirect: '/fixture/after', status: 302 });
     expect(cookies(nav)).toEqual(['a=1; Path=/', 'b=2; Path=/']);
+    expect(nav.headers['x-route']).toBe('writes');
   });
 
   it('an action’s redirect is a 303 for a document post, with its cookies', async () => {
@@ -33,12 +42,13 @@ describe('headers and cookies from loaders and actions', () => {
 
   it('data() headers go on the answer, every cookie kept, but a route cannot change the framing headers', async () => {
     const { app: host } = app();
-    const res = await request(host).post('/_data/writes?do=headers&_routes=writes').type(FORM).send('x=1').expect(200);
+    const res = await request(host).post('/writes.data?do=headers').type(FORM).send('x=1').expect(200);
     expect(cookies(res)).toEqual(['c=3; Path=/', 'd=4; Path=/']);
-    expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
-    // A document post runs the action, then the loaders: here both set the same two cookies.
+    expect(res.headers['content-type']).toBe('text/x-script');
+    // A document post runs the action, then the loaders: here both set the same two cookies,
+    // which React Router sends once (its getDocumentHeaders).
     const page = await request(host).post('/writes?do=headers').type(FORM).send('x=1').expect(200);
-    expect(cookies(page)).toEqual(['c=3; Path=/', 'd=4; Path=/', 'c=3; Path=/', 'd=4; Path=/']);
+    expect(cookies(page)).toEqual(['c=3; Path=/', 'd=4; Path=/']);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
   });
 
@@ -50,29 +60,23 @@ describe('headers and cookies from loaders and actions', () => {
     expect(logs.failures()[0]).toMatchObject({ digest: pageDigest(res.text), error: { type: 'CrossOriginRedirectError' } });
   });
 
-  it('a thrown 4xx keeps its status and is no failure; a notFound() is a 404', async () => {
+  it('a thrown 4xx keeps its status, shows what the app said, and is no failure; a thrown 404 is a 404', async () => {
     const { app: host, logs } = app();
     const bad = await request(host).post('/writes?do=bad-request').type(FORM).send('x=1').expect(400);
-    expect(bad.text).toContain('The request could not be completed.');
+    expect(bad.text).toContain('The fixture says no');
     await request(host).post('/writes?do=not-found').type(FORM).send('x=1').expect(404);
-    const api = await request(host).post('/_data/writes?do=bad-request&_routes=writes').type(FORM).send('x=1').expect(400);
-    expect(api.text).toContain('"status":400');
+    const nav = await request(host).post('/writes.data?do=bad-request').type(FORM).send('x=1').expect(400);
+    expect(await navigationData(nav)).toMatchObject({ error: { status: 400, data: 'The fixture says no' } });
     expect(logs.failureCount()).toBe(0);
   });
 
   it('an action reads a JSON body as JSON', async () => {
     const { app: host } = app();
     const json = await request(host)
-      .post('/_data/writes?_routes=writes')
+      .post('/writes.data')
       .send({ note: 'hi', n: [1, 2] })
       .expect(200);
-    expect(JSON.parse(json.text.split('\n')[0]!)).toEqual({ data: { writes: { body: { note: 'hi', n: [1, 2] } } }, errors: null });
-  });
-
-  it('a navigation names one action: another route, or several, is a 400', async () => {
-    const { app: host } = app();
-    await request(host).post('/_data/writes?_routes=writes,site').type(FORM).send('x=1').expect(400);
-    await request(host).post('/_data/guestbook?_routes=site').type(FORM).send('x=1').expect(400);
+    expect(await navigationData(json)).toEqual({ data: { body: { note: 'hi', n: [1, 2] } } });
   });
 });
 
@@ -102,7 +106,7 @@ describe('sessions', () => {
 describe('session secrets', () => {
   it('a rotated secret still reads the cookies it signed; a secret dropped from the list no longer does', async () => {
     const [older, newer] = ['o'.repeat(32), 'n'.repeat(32)];
-    const withSecrets = (secrets: string) => createTestApp({ SESSION_SECRET: secrets }, {}, createRenderer([...routes, ...writes])).app;
+    const withSecrets = (secrets: string) => createTestApp({ SESSION_SECRET: secrets }).app;
     const first = await request(withSecrets(older)).get('/writes').expect(200);
     const cookie = cookies(first)[0]!.split(';')[0]!;
     const rotated = await request(withSecrets(`${newer},${older}`))
@@ -119,7 +123,7 @@ describe('session secrets', () => {
   it('is HttpOnly, SameSite=Lax, for the whole site, and Secure behind an https PUBLIC_ORIGIN', async () => {
     const plain = await request(app().app).get('/writes').expect(200);
     expect(cookies(plain)[0]).toMatch(/^__session=[^;]+; Max-Age=1209600; Path=\/; HttpOnly; SameSite=Lax$/);
-    const secure = createTestApp({ PUBLIC_ORIGIN: 'https://shop.example.com' }, {}, createRenderer([...routes, ...writes]));
+    const secure = createTestApp({ PUBLIC_ORIGIN: 'https://shop.example.com' });
     const behindTls = await request(secure.app).get('/writes').expect(200);
     expect(cookies(behindTls)[0]).toContain('; Secure');
   });
@@ -154,7 +158,7 @@ describe('resource routes', () => {
     const { app: host, logs } = app();
     const failed = await request(host).get('/api/writes?do=throw').expect(500).expect('Content-Type', /json/);
     const { digest } = (failed.body as { error: { digest: string } }).error;
-    expect(logs.failures()).toEqual([expect.objectContaining({ digest, route: 'resource:writes-api' })]);
+    expect(logs.failures()).toEqual([expect.objectContaining({ digest, route: 'resource:routes/writes-api' })]);
     expect(JSON.stringify(failed.body)).not.toContain('on purpose');
     const res = await request(host).post('/api/writes').send({ a: 1 }).expect(200).expect('Content-Type', /json/);
     expect(res.body).toEqual({ body: { a: 1 } });
@@ -166,7 +170,8 @@ describe('resource routes', () => {
         ['y', 'é'],
       ],
     });
-    const missing = await request(host).post('/api/writes?do=not-found').send({ a: 1 }).expect(404).expect('Content-Type', /json/);
-    expect(missing.body).toMatchObject({ error: { status: 404 } });
+    // What the app threw on purpose (`data(null, { status: 404 })`) is its answer, as React Router sends it, and no failure.
+    await request(host).post('/api/writes?do=not-found').send({ a: 1 }).expect(404).expect('Content-Type', /json/);
+    expect(logs.failures()).toEqual([expect.objectContaining({ digest })]);
   });
 });

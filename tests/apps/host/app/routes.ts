@@ -26,5 +26,6 @@ export default [
   route('api/writes/limited', 'routes/writes-limited.ts'),
   route('api/writes/bad-limits', 'routes/writes-bad-limits.ts'),
   route('catching', 'routes/catching.ts'),
+  route('api/readonly', 'routes/readonly-api.ts'),
   ...diagnosticRoutes(import.meta.dirname),
 ] satisfies RouteConfig;
