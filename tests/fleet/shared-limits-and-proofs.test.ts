@@ -10,7 +10,7 @@ import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
 import { fleetReplica, type FleetReplica } from '../support/fleet-replica.ts';
 import { startRedis, type RunningRedis } from '../support/redis-server.ts';
 import { DIAG } from '../support/test-app.ts';
-import { POSTS_PER_MINUTE } from '../apps/host/app/routes/board.tsx';
+import { POSTS_PER_MINUTE } from '../apps/host/app/board-limits.ts';
 
 // What a client could get around by switching replicas, held by the Redis they share
 // (REDIS_URL; server/fleet/): the fixture board's post limit (`hostOf(context).limit`), the host's own limit

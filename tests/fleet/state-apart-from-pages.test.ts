@@ -4,7 +4,7 @@ import { fetchOnce } from '../../tools/harness/http.ts';
 import { fleetReplica, type FleetReplica } from '../support/fleet-replica.ts';
 import { startRedis, type RunningRedis } from '../support/redis-server.ts';
 import { EVICTING_STATE_MESSAGE } from '../../server/fleet/eviction-policy.ts';
-import { POSTS_PER_MINUTE } from '../apps/host/app/routes/board.tsx';
+import { POSTS_PER_MINUTE } from '../apps/host/app/board-limits.ts';
 
 // The fleet's Redis as docs/deploy.md documents them: the state (REDIS_URL: rate-limit windows,
 // spent proofs) on a server that never evicts, stored pages (CACHE_REDIS_URL) on another that

@@ -1,13 +1,12 @@
 import { data, Form, redirect } from 'react-router';
 import { hostOf } from '../../../../../shared/host.ts';
 import type { Route } from './+types/board';
+import { POSTS_PER_MINUTE } from '../board-limits.ts';
 
 // A form an app would have (the host's tests post to it as browsers and clients do): a name and a
 // message, checked (a 422 with what was typed), rate limited per client (a 429 with Retry-After),
 // kept in the app's database, the poster thanked once (a flash) after a 303.
 
-/** Posts one client may make a minute (the host's limit: shared/host-context.ts). */
-export const POSTS_PER_MINUTE = 10;
 const MAX_LENGTH = 200;
 
 /**
