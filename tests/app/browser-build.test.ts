@@ -1,10 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appBuild, clientDir } from '../support/test-app.ts';
 
-/** The text of every file in `dir` (compressed copies read as text hold no marker in the clear). */
-const filesIn = (dir: string) => readdirSync(dir).map((file) => readFileSync(join(dir, file), 'utf8'));
+/** The text of every file in `dir` and its folders (compressed copies read as text hold no marker in the clear). */
+const filesIn = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((file) => join(dir, file))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => readFileSync(path, 'utf8'));
 
 describe('the browser build', () => {
   it('contains no loader code: a marker string of a loader and of a .server module is absent from the client files', () => {
