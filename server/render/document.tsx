@@ -33,8 +33,11 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     let status = responseStatusCode;
-    const ready = () => {
+    const shellReady = () => {
       shellRendered = true;
+    };
+    const ready = () => {
+      shellReady();
       const body = new PassThrough();
       responseHeaders.set('Content-Type', HTML_TYPE);
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
@@ -46,10 +49,11 @@ export default function handleRequest(
       </HostnameContext>,
       {
         nonce,
-        ...(render?.bot || routerContext.isSpaMode ? { onAllReady: ready } : { onShellReady: ready }),
+        ...(render?.bot || routerContext.isSpaMode ? { onShellReady: shellReady, onAllReady: ready } : { onShellReady: ready }),
         onShellError: reject,
         onError(error) {
-          // Before the answer starts (the shell, or a crawler's whole page), it is the answer's status too.
+          // The shell's failure is the answer's status too; a section's after it is not, even while a
+          // crawler's whole page is still held: the section is client-rendered, as for a browser.
           if (!shellRendered) status = 500;
           // Recorded once (the shell's failure is met again by ./host-build.ts, the same value);
           // React writes the digest and its proof into the page for the browser.

@@ -146,6 +146,7 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
       render.unhandled ??= render.failure ?? rootFailure;
       return unhandledAnswer();
     }
+    render.documentStarted = true;
     let response: Response;
     try {
       response = await entry.default(request, status, headers, routerContext, loadContext);

@@ -148,7 +148,7 @@ export function createPageRenderer(deps: RendererDeps) {
         bodyLimits: request.bodyLimits,
         diagnostics: request.diagnostics,
       });
-      const response = await untilRendered(handle(fetchRequest, context), deadline, render.loadersTimedOut);
+      const response = await untilRendered(handle(fetchRequest, context), deadline, render);
       // React Router gave up on the loaders at the deadline (./host-build.ts): the host's 504 with its digest.
       if (loaderTimeout !== undefined) throw loaderTimeout;
       // A failure only React Router's own root boundary would show: the host's page (server/render/host-build.ts).
@@ -164,12 +164,18 @@ export function createPageRenderer(deps: RendererDeps) {
 /**
  * React Router's answer, or the deadline's: its loader phase ends when the render signal fires
  * (the deadline and its grace, ./request-deadline.ts). A loader that ignored its signal is then
- * one timeout failure naming the route, recorded as a loader's (504: nothing was sent yet).
+ * one timeout failure naming the route, recorded as a loader's (504: nothing was sent yet). Once
+ * the document render has begun the loaders are done: a crawler's whole page still waiting then
+ * waits on a streamed section, which the entry aborts on the same signal and answers client-rendered
+ * (./document.tsx), so the answer is the entry's.
  */
-function untilRendered(work: Promise<Response>, { renderSignal }: Deadline, timedOut: () => Error): Promise<Response> {
+function untilRendered(work: Promise<Response>, { renderSignal }: Deadline, render: RenderContext): Promise<Response> {
   return new Promise((resolve, reject) => {
-    // Recorded once by timedOut(); the terminal middleware meets the same value and does not record it again.
-    const onAbort = () => reject(isInstance(renderSignal.reason, StreamTimeoutError) ? timedOut() : (renderSignal.reason as Error));
+    // Recorded once by loadersTimedOut(); the terminal middleware meets the same value and does not record it again.
+    const onAbort = () => {
+      if (render.documentStarted) return;
+      reject(isInstance(renderSignal.reason, StreamTimeoutError) ? render.loadersTimedOut() : (renderSignal.reason as Error));
+    };
     if (renderSignal.aborted) return onAbort();
     renderSignal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => renderSignal.removeEventListener('abort', onAbort));

@@ -36,6 +36,11 @@ export interface RenderContext {
    * and returns it: the host answers it in place of React Router's (./page-renderer.ts).
    */
   loadersTimedOut(): Error;
+  /**
+   * Set once React Router hands the document to the entry (./host-build.ts): the loaders are done,
+   * and a deadline met after it is the render's (the entry aborts it, ./document.tsx), not theirs.
+   */
+  documentStarted?: boolean;
 }
 
 /**
