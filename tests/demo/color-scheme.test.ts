@@ -1,0 +1,19 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { CRAWLER_UA } from '../../tools/harness/user-agents.ts';
+import { createTestApp } from '../support/test-app.ts';
+
+// The demo declares its colour scheme itself, in its stylesheet (client/styles.css): the host
+// declares none in an app's document (tests/pages/document-color-scheme.test.ts).
+
+describe("the demo's colour scheme", () => {
+  it('is light dark, in its stylesheet written into every page, with no meta from the host', async () => {
+    const { app } = createTestApp({}, {}, { app: 'demo' });
+    for (const path of ['/', '/about', '/guestbook']) {
+      const page = await request(app).get(path).set('user-agent', CRAWLER_UA).expect(200);
+      expect(page.text.match(/<meta name="color-scheme"[^>]*>/g), path).toBeNull();
+      // The built stylesheet, written into the page (server/assets/frontend.ts inlines it).
+      expect(page.text, path).toMatch(/<style[^>]*>[^<]*:root\{[^}]*color-scheme:light dark/);
+    }
+  });
+});
