@@ -1,0 +1,12 @@
+import { appBuild } from './test-app.ts';
+
+// The fixture app's switches and counters as the host runs them: a test importing
+// tests/apps/host/app/*.server.ts gets a copy of its own, not the one in the built bundle, so
+// they are read through the route modules of the build the host serves.
+
+type CachedFixture = { renders: number; fail: boolean; gone: boolean };
+
+const moduleOf = (id: string) => appBuild().serverBuild.routes[id]!.module as unknown as Record<string, unknown>;
+
+/** The cached page's render count and failure switches (tests/apps/host/app/routes/cached.tsx). */
+export const cachedFixture = moduleOf('routes/cached').cachedFixture as CachedFixture;
