@@ -10,3 +10,9 @@ const moduleOf = (id: string) => appBuild().serverBuild.routes[id]!.module as un
 
 /** The cached page's render count and failure switches (tests/apps/host/app/routes/cached.tsx). */
 export const cachedFixture = moduleOf('routes/cached').cachedFixture as CachedFixture;
+
+/** What the guarded routes' loaders ran (tests/apps/host/app/routes/guarded-layout.tsx). */
+export const guardedCalls = moduleOf('routes/guarded-layout').calls as { layout: number; page: number };
+
+/** How often the catching route's second middleware threw (tests/apps/host/app/routes/catching.ts). */
+export const catching = moduleOf('routes/catching').catching as { thrown: number };
