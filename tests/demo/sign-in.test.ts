@@ -43,7 +43,7 @@ describe('a route’s own ErrorBoundary', () => {
     expect(res.text).toContain('class="site-header"');
     expect(logs.failureCount()).toBe(0);
     const nav = await request(app).get('/guestbook/entries/no-such-id.data').expect(404);
-    expect(nav.text).toContain('"message":"No such entry"');
+    expect(nav.text).toContain('"No such entry"');
   });
 
   it('an entry that exists has its page, titled from its data by the page’s meta export', async () => {
