@@ -24,11 +24,9 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ): Promise<Response> | Response {
   const render = renderOf(loadContext);
-  // HEAD: the status and headers GET would have, no body (RFC 9110 §9.3.2).
-  if (request.method === 'HEAD') {
-    responseHeaders.set('Content-Type', HTML_TYPE);
-    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
-  }
+  // HEAD: the status and headers GET would have, no body (RFC 9110 §9.3.2): rendered up to the
+  // point GET answers, since a shell that fails makes the answer a 500.
+  const head = request.method === 'HEAD';
   const nonce = render?.nonce;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -38,8 +36,12 @@ export default function handleRequest(
     };
     const ready = () => {
       shellReady();
-      const body = new PassThrough();
       responseHeaders.set('Content-Type', HTML_TYPE);
+      if (head) {
+        resolve(new Response(null, { headers: responseHeaders, status }));
+        return abort();
+      }
+      const body = new PassThrough();
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
       pipe(body);
     };
@@ -52,6 +54,8 @@ export default function handleRequest(
         ...(render?.bot || routerContext.isSpaMode ? { onShellReady: shellReady, onAllReady: ready } : { onShellReady: ready }),
         onShellError: reject,
         onError(error) {
+          // A HEAD answered at its shell: what its abort stops was never going to be sent.
+          if (head && shellRendered) return undefined;
           // The shell's failure is the answer's status too; a section's after it is not, even while a
           // crawler's whole page is still held: the section is client-rendered, as for a browser.
           if (!shellRendered) status = 500;
