@@ -16,6 +16,7 @@ import type { RenderContext } from './render-context.ts';
 import { isSameOriginTarget } from './redirect-target.ts';
 import { runtimeScript } from './runtime-script.ts';
 import { createRouteTable, type RouteTable } from './route-table.ts';
+import { withoutDiagnostics } from './public-build.ts';
 
 // One request through React Router's own handler (`createRequestHandler` from react-router:
 // https://reactrouter.com/api/other-api/adapter), with the host's context around it: its
@@ -70,10 +71,12 @@ export function createPageRenderer(deps: RendererDeps) {
   const { config, failures } = deps;
   const mode = config.isProduction || config.nodeEnv === 'test' ? 'production' : 'development';
   const sentry = browserSentry(config);
-  const prepared = new WeakMap<
-    ServerBuild,
-    { handle: ReturnType<typeof createRequestHandler>; table: RouteTable; manifestPath: string | undefined }
-  >();
+  type Runnable = { handle: ReturnType<typeof createRequestHandler>; table: RouteTable };
+  const prepared = new WeakMap<ServerBuild, { full: Runnable; public: Runnable; manifestPath: string | undefined }>();
+  const runnable = (build: ServerBuild): Runnable => ({
+    handle: createRequestHandler(hostBuild(build, config.streamTimeoutMs), mode),
+    table: createRouteTable(build),
+  });
 
   /** The host's one hook for a request: a loader's failure past the deadline is the deadline's; a client that left is none. */
   const recorderFor = ({ req, res, deadline: { signal }, kind }: RenderRequest) => {
@@ -87,20 +90,25 @@ export function createPageRenderer(deps: RendererDeps) {
     };
   };
 
-  /** The app's build as the host runs it, and its route table (./route-table.ts): made once per build. */
-  async function prepare() {
+  /**
+   * The app's build as the host runs it, and its route table (./route-table.ts): made once per
+   * build. A request without the diagnostics token runs it without the diagnostic routes (./public-build.ts).
+   */
+  async function prepare(diagnostics: boolean) {
     const build = await deps.build();
     let made = prepared.get(build);
     if (made === undefined) {
+      const full = runnable(build);
+      const publicBuild = withoutDiagnostics(build);
       made = {
-        handle: createRequestHandler(hostBuild(build, config.streamTimeoutMs), mode),
-        table: createRouteTable(build),
+        full,
+        public: publicBuild === build ? full : runnable(publicBuild),
         // Where React Router answers route discovery, if it does (./manifest-request.ts).
         manifestPath: build.routeDiscovery.mode === 'lazy' ? build.routeDiscovery.manifestPath : undefined,
       };
       prepared.set(build, made);
     }
-    return made;
+    return { ...(diagnostics ? made.full : made.public), manifestPath: made.manifestPath };
   }
 
   return {
@@ -108,7 +116,7 @@ export function createPageRenderer(deps: RendererDeps) {
 
     /** React Router's answer to `request`, or the deadline's (a LoaderTimeoutError, recorded once). */
     async render(request: RenderRequest, routeId: string | undefined): Promise<Response> {
-      const { handle } = await prepare();
+      const { handle } = await prepare(request.diagnostics);
       const { req, res, values, url, deadline } = request;
       const recordFailure = recorderFor(request);
       let loaderTimeout: LoaderTimeoutError | undefined;
