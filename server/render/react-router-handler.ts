@@ -97,7 +97,10 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       reads && matched !== undefined && !matched.resource
         ? deps.pages?.storing(req, res, matched.leaf.id, matched.leaf.module.cache, values)
         : undefined;
-    const url = new URL(`${path}${query}`, requestOrigin(config, res));
+    // The path set as a path: parsed against the origin, `//evil.example/x` would be another host's URL.
+    const url = new URL(requestOrigin(config, res));
+    url.pathname = path;
+    url.search = query;
     const request = {
       req,
       res,
