@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { data, isRouteErrorResponse, type HandleErrorFunction, type ServerBuild, type ServerEntryModule } from 'react-router';
 import type { FailureData } from '../../shared/host-boundary.tsx';
 import { parseServerDigest } from '../../shared/digest-proof.ts';
@@ -27,6 +28,17 @@ const ours = new WeakSet<object>();
 function isIntended(thrown: unknown): boolean {
   if (thrown instanceof Response || isRouteErrorResponse(thrown)) return true;
   return typeof thrown === 'object' && thrown !== null && (thrown as { type?: unknown }).type === 'DataWithResponseInit';
+}
+
+/** Why a 4xx React Router answers refused the request (a thrown `data()`, Response or error response): its text, or its status's. */
+function rejectionOf(thrown: unknown): string | undefined {
+  const answer = thrown as { status?: unknown; statusText?: unknown; data?: unknown; init?: { status?: unknown; statusText?: unknown } | null };
+  const status = thrown instanceof Response || isRouteErrorResponse(thrown) ? answer.status : answer.init?.status;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  const text = thrown instanceof Response ? undefined : answer.data;
+  const statusText = thrown instanceof Response || isRouteErrorResponse(thrown) ? answer.statusText : answer.init?.statusText;
+  if (typeof text === 'string' && text !== '') return text;
+  return typeof statusText === 'string' && statusText !== '' ? statusText : (STATUS_CODES[status] ?? String(status));
 }
 
 /** What a 4xx the app threw on purpose may say (finalhandler's `expose`), never a 5xx's. */
@@ -94,6 +106,8 @@ function wrapHandler(handler: Handler): Handler {
     } catch (thrown) {
       if (!isIntended(thrown)) throw failureData(render, thrown, 'loader');
       [value, threw] = [thrown, true];
+      const reason = rejectionOf(thrown);
+      if (reason !== undefined) render.rejected(reason);
     }
     refuseRedirectElsewhere(render, value);
     if (threw) throw value;

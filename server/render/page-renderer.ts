@@ -130,6 +130,9 @@ export function createPageRenderer(deps: RendererDeps) {
           if (recorded.status >= 400) render.failure ??= error;
           return recorded;
         },
+        rejected(reason) {
+          res.locals.rejection ??= reason;
+        },
         refusedRedirect: (location: string) =>
           isSameOriginTarget(location, url.origin) ? undefined : new CrossOriginRedirectError(location),
         runtimeScript: runtimeScript(
