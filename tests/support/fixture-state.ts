@@ -16,3 +16,6 @@ export const guardedCalls = moduleOf('routes/guarded-layout').calls as { layout:
 
 /** How often the catching route's second middleware threw (tests/apps/host/app/routes/catching.ts). */
 export const catching = moduleOf('routes/catching').catching as { thrown: number };
+
+/** The signals the fixture page's loader was given, newest last (tests/apps/host/app/routes/fixture.tsx). */
+export const seenSignals = moduleOf('routes/fixture').seenSignals as AbortSignal[];
