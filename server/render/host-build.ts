@@ -32,7 +32,12 @@ function isIntended(thrown: unknown): boolean {
 
 /** Why a 4xx React Router answers refused the request (a thrown `data()`, Response or error response): its text, or its status's. */
 function rejectionOf(thrown: unknown): string | undefined {
-  const answer = thrown as { status?: unknown; statusText?: unknown; data?: unknown; init?: { status?: unknown; statusText?: unknown } | null };
+  const answer = thrown as {
+    status?: unknown;
+    statusText?: unknown;
+    data?: unknown;
+    init?: { status?: unknown; statusText?: unknown } | null;
+  };
   const status = thrown instanceof Response || isRouteErrorResponse(thrown) ? answer.status : answer.init?.status;
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
   const text = thrown instanceof Response ? undefined : answer.data;
