@@ -65,7 +65,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  */
 export async function loadFailureHook(logger: Logger, module: string, load: () => Promise<unknown>): Promise<OnFailure | undefined> {
   try {
-    // An app without the module (server/assets/app-build.ts loads none) has no hook.
+    // An app without the module has no hook (server/assets/app-build.ts loads it only where it is).
     const { onFailure } = ((await load()) ?? {}) as { onFailure?: unknown };
     if (onFailure === undefined) return undefined;
     if (typeof onFailure !== 'function') throw new TypeError(`onFailure is a ${typeof onFailure}, not a function`);

@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { SHAREABLE_PAGE } from '../edge/send-response.ts';
 
 // The build's renders (server/prerender.ts runs the app; docs/caching.md, "Prerendered pages"):
 // every path the app's react-router.config.ts lists in `prerender` (React Router's server build
@@ -85,6 +86,8 @@ function ownHeaders(headers: IncomingHttpHeaders): Headers {
   const own = new Headers();
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || PER_ANSWER.test(name) || (name.startsWith('x-') && name !== 'x-remix-response')) continue;
+    // The host's own default for a page whose routes said nothing: a file served to everyone has its own (./prerendered-pages.ts).
+    if (name === 'cache-control' && value === SHAREABLE_PAGE) continue;
     own.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   return own;

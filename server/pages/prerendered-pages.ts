@@ -114,7 +114,9 @@ export function servePrerendered(dir: string, manifest: PrerenderManifest, logge
         res.setHeader('Content-Security-Policy', hashedPolicy(policy, nonce, page.document.csp));
     }
     if (decided.status === 304) return void res.status(304).end();
-    res.set({ 'Content-Type': TYPES[kind], 'Accept-Ranges': 'bytes' });
+    // setHeader: Express's res.set would add a charset to text/x-script, which React Router's own answer has not.
+    res.setHeader('Content-Type', TYPES[kind]);
+    res.setHeader('Accept-Ranges', 'bytes');
     if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
     const { start, end } = decided.status === 206 ? decided : { start: 0, end: representation.bytes - 1 };
     if (decided.status === 206) res.status(206).setHeader('Content-Range', `bytes ${start}-${end}/${representation.bytes}`);

@@ -24,19 +24,24 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ): Promise<Response> | Response {
   const render = renderOf(loadContext);
-  // HEAD: the status and headers GET would have, no body (RFC 9110 §9.3.2).
-  if (request.method === 'HEAD') {
-    responseHeaders.set('Content-Type', HTML_TYPE);
-    return new Response(null, { status: responseStatusCode, headers: responseHeaders });
-  }
+  // HEAD: the status and headers GET would have, no body (RFC 9110 §9.3.2): rendered up to the
+  // point GET answers, since a shell that fails makes the answer a 500.
+  const head = request.method === 'HEAD';
   const nonce = render?.nonce;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     let status = responseStatusCode;
-    const ready = () => {
+    const shellReady = () => {
       shellRendered = true;
-      const body = new PassThrough();
+    };
+    const ready = () => {
+      shellReady();
       responseHeaders.set('Content-Type', HTML_TYPE);
+      if (head) {
+        resolve(new Response(null, { headers: responseHeaders, status }));
+        return abort();
+      }
+      const body = new PassThrough();
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
       pipe(body);
     };
@@ -46,10 +51,13 @@ export default function handleRequest(
       </HostnameContext>,
       {
         nonce,
-        ...(render?.bot || routerContext.isSpaMode ? { onAllReady: ready } : { onShellReady: ready }),
+        ...(render?.bot || routerContext.isSpaMode ? { onShellReady: shellReady, onAllReady: ready } : { onShellReady: ready }),
         onShellError: reject,
         onError(error) {
-          // Before the answer starts (the shell, or a crawler's whole page), it is the answer's status too.
+          // A HEAD answered at its shell: what its abort stops was never going to be sent.
+          if (head && shellRendered) return undefined;
+          // The shell's failure is the answer's status too; a section's after it is not, even while a
+          // crawler's whole page is still held: the section is client-rendered, as for a browser.
           if (!shellRendered) status = 500;
           // Recorded once (the shell's failure is met again by ./host-build.ts, the same value);
           // React writes the digest and its proof into the page for the browser.

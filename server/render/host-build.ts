@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { data, isRouteErrorResponse, type HandleErrorFunction, type ServerBuild, type ServerEntryModule } from 'react-router';
 import type { FailureData } from '../../shared/host-boundary.tsx';
 import { parseServerDigest } from '../../shared/digest-proof.ts';
@@ -38,6 +39,22 @@ function isIntended(thrown: unknown): boolean {
 function hostRefusal(error: unknown): unknown {
   if (!isRouteErrorResponse(error) || !(error as { internal?: unknown }).internal || error.status >= 500) return error;
   return error.status === 404 ? notFound() : httpError(error.status);
+}
+
+/** Why a 4xx React Router answers refused the request (a thrown `data()`, Response or error response): its text, or its status's. */
+function rejectionOf(thrown: unknown): string | undefined {
+  const answer = thrown as {
+    status?: unknown;
+    statusText?: unknown;
+    data?: unknown;
+    init?: { status?: unknown; statusText?: unknown } | null;
+  };
+  const status = thrown instanceof Response || isRouteErrorResponse(thrown) ? answer.status : answer.init?.status;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  const text = thrown instanceof Response ? undefined : answer.data;
+  const statusText = thrown instanceof Response || isRouteErrorResponse(thrown) ? answer.statusText : answer.init?.statusText;
+  if (typeof text === 'string' && text !== '') return text;
+  return typeof statusText === 'string' && statusText !== '' ? statusText : (STATUS_CODES[status] ?? String(status));
 }
 
 /** What a 4xx the app threw on purpose may say (finalhandler's `expose`), never a 5xx's. */
@@ -120,6 +137,8 @@ function wrapHandler(handler: Handler, resource: boolean): Handler {
     } catch (thrown) {
       if (!isIntended(thrown)) throw failure(render, thrown);
       [value, threw] = [thrown, true];
+      const reason = rejectionOf(thrown);
+      if (reason !== undefined) render.rejected(reason);
     }
     const refused = refusedRedirect(render, value);
     if (refused !== undefined) throw failure(render, refused);
@@ -174,6 +193,7 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
       render.unhandled ??= render.failure ?? rootFailure;
       return unhandledAnswer();
     }
+    render.documentStarted = true;
     let response: Response;
     try {
       response = await entry.default(request, status, headers, routerContext, loadContext);

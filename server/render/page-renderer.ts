@@ -16,6 +16,7 @@ import type { RenderContext } from './render-context.ts';
 import { isSameOriginTarget } from './redirect-target.ts';
 import { runtimeScript } from './runtime-script.ts';
 import { createRouteTable, type RouteTable } from './route-table.ts';
+import { withoutDiagnostics } from './public-build.ts';
 
 // One request through React Router's own handler (`createRequestHandler` from react-router:
 // https://reactrouter.com/api/other-api/adapter), with the host's context around it: its
@@ -70,10 +71,12 @@ export function createPageRenderer(deps: RendererDeps) {
   const { config, failures } = deps;
   const mode = config.isProduction || config.nodeEnv === 'test' ? 'production' : 'development';
   const sentry = browserSentry(config);
-  const prepared = new WeakMap<
-    ServerBuild,
-    { handle: ReturnType<typeof createRequestHandler>; table: RouteTable; manifestPath: string | undefined }
-  >();
+  type Runnable = { handle: ReturnType<typeof createRequestHandler>; table: RouteTable };
+  const prepared = new WeakMap<ServerBuild, { full: Runnable; public: Runnable; manifestPath: string | undefined }>();
+  const runnable = (build: ServerBuild): Runnable => ({
+    handle: createRequestHandler(hostBuild(build, { streamTimeoutMs: config.streamTimeoutMs, allowedOrigins: config.allowedOrigins }), mode),
+    table: createRouteTable(build),
+  });
 
   /** The host's one hook for a request: a loader's failure past the deadline is the deadline's; a client that left is none. */
   const recorderFor = ({ req, res, deadline: { signal }, kind }: RenderRequest) => {
@@ -87,21 +90,25 @@ export function createPageRenderer(deps: RendererDeps) {
     };
   };
 
-  /** The app's build as the host runs it, and its route table (./route-table.ts): made once per build. */
-  async function prepare() {
+  /**
+   * The app's build as the host runs it, and its route table (./route-table.ts): made once per
+   * build. A request without the diagnostics token runs it without the diagnostic routes (./public-build.ts).
+   */
+  async function prepare(diagnostics: boolean) {
     const build = await deps.build();
     let made = prepared.get(build);
     if (made === undefined) {
-      const host = hostBuild(build, { streamTimeoutMs: config.streamTimeoutMs, allowedOrigins: config.allowedOrigins });
+      const full = runnable(build);
+      const publicBuild = withoutDiagnostics(build);
       made = {
-        handle: createRequestHandler(host, mode),
-        table: createRouteTable(build),
+        full,
+        public: publicBuild === build ? full : runnable(publicBuild),
         // Where React Router answers route discovery, if it does (./manifest-request.ts).
         manifestPath: build.routeDiscovery.mode === 'lazy' ? build.routeDiscovery.manifestPath : undefined,
       };
       prepared.set(build, made);
     }
-    return made;
+    return { ...(diagnostics ? made.full : made.public), manifestPath: made.manifestPath };
   }
 
   return {
@@ -109,7 +116,7 @@ export function createPageRenderer(deps: RendererDeps) {
 
     /** React Router's answer to `request`, or the deadline's (a LoaderTimeoutError, recorded once). */
     async render(request: RenderRequest, routeId: string | undefined): Promise<Response> {
-      const { handle } = await prepare();
+      const { handle } = await prepare(request.diagnostics);
       const { req, res, values, url, deadline } = request;
       const recordFailure = recorderFor(request);
       let loaderTimeout: LoaderTimeoutError | undefined;
@@ -122,6 +129,9 @@ export function createPageRenderer(deps: RendererDeps) {
           const recorded = recordFailure(error, where);
           if (recorded.status >= 400) render.failure ??= error;
           return recorded;
+        },
+        rejected(reason) {
+          res.locals.rejection ??= reason;
         },
         refusedRedirect: (location: string) =>
           isSameOriginTarget(location, url.origin) ? undefined : new CrossOriginRedirectError(location),
@@ -149,7 +159,7 @@ export function createPageRenderer(deps: RendererDeps) {
         bodyLimits: request.bodyLimits,
         diagnostics: request.diagnostics,
       });
-      const response = await untilRendered(handle(fetchRequest, context), deadline, render.loadersTimedOut);
+      const response = await untilRendered(handle(fetchRequest, context), deadline, render);
       // React Router gave up on the loaders at the deadline (./host-build.ts): the host's 504 with its digest.
       if (loaderTimeout !== undefined) throw loaderTimeout;
       // A failure only React Router's own root boundary would show: the host's page (server/render/host-build.ts).
@@ -165,12 +175,18 @@ export function createPageRenderer(deps: RendererDeps) {
 /**
  * React Router's answer, or the deadline's: its loader phase ends when the render signal fires
  * (the deadline and its grace, ../edge/request-deadline.ts). A loader that ignored its signal is then
- * one timeout failure naming the route, recorded as a loader's (504: nothing was sent yet).
+ * one timeout failure naming the route, recorded as a loader's (504: nothing was sent yet). Once
+ * the document render has begun the loaders are done: a crawler's whole page still waiting then
+ * waits on a streamed section, which the entry aborts on the same signal and answers client-rendered
+ * (./document.tsx), so the answer is the entry's.
  */
-function untilRendered(work: Promise<Response>, { renderSignal }: Deadline, timedOut: () => Error): Promise<Response> {
+function untilRendered(work: Promise<Response>, { renderSignal }: Deadline, render: RenderContext): Promise<Response> {
   return new Promise((resolve, reject) => {
-    // Recorded once by timedOut(); the terminal middleware meets the same value and does not record it again.
-    const onAbort = () => reject(isInstance(renderSignal.reason, StreamTimeoutError) ? timedOut() : (renderSignal.reason as Error));
+    // Recorded once by loadersTimedOut(); the terminal middleware meets the same value and does not record it again.
+    const onAbort = () => {
+      if (render.documentStarted) return;
+      reject(isInstance(renderSignal.reason, StreamTimeoutError) ? render.loadersTimedOut() : (renderSignal.reason as Error));
+    };
     if (renderSignal.aborted) return onAbort();
     renderSignal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => renderSignal.removeEventListener('abort', onAbort));

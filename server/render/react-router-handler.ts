@@ -73,10 +73,11 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
   }
 
   return async (req, res, next) => {
-    const { table, manifestPath } = await renderer.prepare();
+    const diagnostics = diagnosticsAllowed(config, req);
+    const { table, manifestPath } = await renderer.prepare(diagnostics);
     const { path } = res.locals.target!;
     let { query } = res.locals.target!;
-    const manifest = path === manifestPath ? manifestQuery(query, diagnosticsAllowed(config, req)) : undefined;
+    const manifest = path === manifestPath ? manifestQuery(query, diagnostics) : undefined;
     if (manifest !== undefined) query = manifest.query;
     const { pagePath, forData } = pagePathOf(path);
     const reads = READ_METHODS.includes(req.method);
@@ -110,7 +111,10 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       reads && matched !== undefined && !matched.resource
         ? deps.pages?.storing(req, res, matched.leaf.id, matched.leaf.module.cache, values)
         : undefined;
-    const url = new URL(`${path}${query}`, requestOrigin(config, res));
+    // The path set as a path: parsed against the origin, `//evil.example/x` would be another host's URL.
+    const url = new URL(requestOrigin(config, res));
+    url.pathname = path;
+    url.search = query;
     const request = {
       req,
       res,
@@ -124,7 +128,7 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       bot: isBot(req.get('user-agent')),
       headerReads: storing?.headerReads,
       bodyLimits,
-      diagnostics: diagnosticsAllowed(config, req),
+      diagnostics,
     };
     const response = await renderer.render(request, matched?.leaf.id);
     if (manifest?.diagnostics) response.headers.set('Cache-Control', PER_REQUEST_PAGE);

@@ -37,7 +37,8 @@ export function createRegeneration(deps: RegenerationDeps) {
       headersSent: { value: false },
     });
     try {
-      const { table } = await renderer.prepare();
+      // As it renders below: without the diagnostic routes.
+      const { table } = await renderer.prepare(false);
       const url = new URL(key.target);
       const matched = table.match(key.path, url.searchParams.has('index'));
       const policy = matched && deps.cache.policyOf(matched.leaf.id, matched.leaf.module.cache);

@@ -16,6 +16,8 @@ export interface RenderContext {
   deadline: Deadline;
   /** Records a failure once (server/failures/recorder.ts): its status, and for a 5xx its digest and the proof written into pages. */
   record(error: unknown, where: 'loader' | 'render'): Recorded;
+  /** Notes why a 4xx the app threw on purpose refused the request: its access line says so (server/observe/access-log.ts). */
+  rejected(reason: string): void;
   /** The failure a redirect to `location` is when a browser would follow it off this site (server/render/redirect-target.ts), else undefined. */
   refusedRedirect(location: string): Error | undefined;
   /** A crawler gets the whole page at once; a browser, the shell first (React's onAllReady and onShellReady). */
@@ -36,6 +38,11 @@ export interface RenderContext {
    * and returns it: the host answers it in place of React Router's (./page-renderer.ts).
    */
   loadersTimedOut(): Error;
+  /**
+   * Set once React Router hands the document to the entry (./host-build.ts): the loaders are done,
+   * and a deadline met after it is the render's (the entry aborts it, ./document.tsx), not theirs.
+   */
+  documentStarted?: boolean;
 }
 
 /**

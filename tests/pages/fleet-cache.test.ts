@@ -1,14 +1,11 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
 import { createClient } from 'redis';
 import { OUTAGE_MESSAGE, RECOVERED_MESSAGE } from '../../server/fleet/redis-connection.ts';
 import { INVALIDATION_CHANNEL } from '../../server/fleet/redis-invalidations.ts';
 import { MAX_VARIANTS_PER_PATH } from '../../server/pages/variant-cap.ts';
 import { setTimeout } from 'node:timers/promises';
-import { cachedFixture } from '../fixtures/cached.server.ts';
-import { cached } from '../fixtures/fixture-route.ts';
+import { cachedFixture } from '../support/fixture-state.ts';
 import { fleetReplica, type FleetReplica } from '../support/fleet-replica.ts';
 import { startRedis, type RunningRedis } from '../support/redis-server.ts';
 
@@ -16,7 +13,6 @@ import { startRedis, type RunningRedis } from '../support/redis-server.ts';
 // and invalidations; Redis gone mid-run costs a render, one warn line and a count, never a 5xx.
 
 const FORM = 'application/x-www-form-urlencoded';
-const renderer = createRenderer([...routes, cached]);
 /** Short: the outage test's requests each wait this long for a Redis that is not there at most. */
 const TIMEOUT_MS = 100;
 /** Ample for a message or a write on a local Redis to have been handled. */
@@ -37,7 +33,7 @@ afterAll(async () => {
 /** A replica connected to Redis: before that, its calls are misses and it would render (and count) once more. */
 async function replica() {
   // A fixed origin: each supertest request comes to a server on a new port, and the origin is part of an entry's key.
-  const made = fleetReplica(redis.url, TIMEOUT_MS, { PUBLIC_ORIGIN: 'http://shop.example' }, renderer);
+  const made = fleetReplica(redis.url, TIMEOUT_MS, { PUBLIC_ORIGIN: 'http://shop.example' });
   replicas.push(made);
   await made.connected();
   return made;

@@ -1,9 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from 'redis';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
-import { cached } from '../fixtures/fixture-route.ts';
 import { fleetReplica, type FleetReplica } from '../support/fleet-replica.ts';
 import { startRedis, type RunningRedis } from '../support/redis-server.ts';
 import { MALFORMED_ENTRY_MESSAGE, createRedisStore } from '../../server/pages/redis-store.ts';
@@ -17,7 +14,6 @@ import { ServerLog } from '../../tools/harness/server-log.ts';
 // docs/security.md, "The page store"): a Redis that pauses while a page is taken down, and
 // entries in Redis that this host did not write as they are now.
 
-const renderer = createRenderer([...routes, cached]);
 const TOKEN = 'revalidate-token-0123456789';
 /** Short: a paused Redis costs each call this long. */
 const TIMEOUT_MS = 100;
@@ -34,7 +30,7 @@ afterAll(async () => {
 });
 
 async function replica() {
-  const made = fleetReplica(redis.url, TIMEOUT_MS, { PUBLIC_ORIGIN: 'http://shop.example', REVALIDATE_TOKEN: TOKEN }, renderer);
+  const made = fleetReplica(redis.url, TIMEOUT_MS, { PUBLIC_ORIGIN: 'http://shop.example', REVALIDATE_TOKEN: TOKEN });
   replicas.push(made);
   await made.connected();
   return made;

@@ -1,27 +1,24 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
-import { writes } from '../fixtures/fixture-route.ts';
 import { createTestApp, DIAG } from '../support/test-app.ts';
 
 // What a browser may keep of a page: a page without anything of one user in it is stored by the
 // browser only and asked for again before reuse (so the back/forward cache may restore it);
 // anything of one user, a failure or a write's answer is kept nowhere (docs/performance.md).
 
-const app = () => createTestApp({}, {}, createRenderer([...routes, ...writes]));
+const app = () => createTestApp();
 const FORM = 'application/x-www-form-urlencoded';
 const SHAREABLE = 'private, no-cache';
 
 describe('what a browser may keep of a page', () => {
   it('a public page and its navigation data are private, no-cache (never no-store, which bars the back/forward cache)', async () => {
     const { app: host } = app();
-    for (const path of ['/', '/guide/streaming', '/writes?do=plain', '/_data/guide/streaming?_routes=guide']) {
+    for (const path of ['/', '/fixture/ada', '/writes?do=plain', '/fixture/ada.data']) {
       const res = await request(host).get(path).set('user-agent', BROWSER_UA).expect(200);
       expect(res.headers['cache-control'], path).toBe(SHAREABLE);
     }
-    const head = await request(host).head('/about').expect(200);
+    const head = await request(host).head('/fixture/ada').expect(200);
     expect(head.headers['cache-control']).toBe(SHAREABLE);
   });
 
@@ -34,7 +31,7 @@ describe('what a browser may keep of a page', () => {
     const again = await request(host).get('/writes?do=plain').set('Cookie', session).expect(200);
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(again.headers['cache-control']).toBe('no-store');
-    const data = await request(host).get('/_data/writes?do=plain&_routes=writes').set('Cookie', session).expect(200);
+    const data = await request(host).get('/writes.data?do=plain').set('Cookie', session).expect(200);
     expect(data.headers['cache-control']).toBe('no-store');
   });
 
@@ -50,9 +47,9 @@ describe('what a browser may keep of a page', () => {
     const { app: host } = app();
     const page = await request(host).post('/writes?do=plain').type(FORM).send('x=1').expect(200);
     expect(page.headers['cache-control']).toBe('no-store');
-    const data = await request(host).post('/_data/writes?do=plain&_routes=writes').type(FORM).send('x=1').expect(200);
+    const data = await request(host).post('/writes.data?do=plain').type(FORM).send('x=1').expect(200);
     expect(data.headers['cache-control']).toBe('no-store');
-    const invalid = await request(host).post('/guestbook').type(FORM).send('name=&message=').expect(422);
+    const invalid = await request(host).post('/board').type(FORM).send('').expect(422);
     expect(invalid.headers['cache-control']).toBe('no-store');
   });
 
@@ -64,7 +61,7 @@ describe('what a browser may keep of a page', () => {
     expect(diag.headers['cache-control']).toBe('no-store');
     const missing = await request(host).get('/no-such-page').expect(404);
     expect(missing.headers['cache-control']).toBe('no-store');
-    const data = await request(host).get('/_data/writes?do=throw&_routes=writes').expect(500);
+    const data = await request(host).get('/writes.data?do=throw').expect(500);
     expect(data.headers['cache-control']).toBe('no-store');
   });
 
@@ -72,11 +69,11 @@ describe('what a browser may keep of a page', () => {
     const { app: host } = app();
     const page = await request(host).get('/writes?do=own-cache-control').expect(200);
     expect(page.headers['cache-control']).toBe('public, max-age=60');
-    const data = await request(host).get('/_data/writes?do=own-cache-control&_routes=writes').expect(200);
+    const data = await request(host).get('/writes.data?do=own-cache-control').expect(200);
     expect(data.headers['cache-control']).toBe('public, max-age=60');
   });
 
-  it.each(['/writes', '/api/writes', '/_data/writes?_routes=writes&x=1'])(
+  it.each(['/writes', '/api/writes', '/writes.data?x=1'])(
     '%s: an answer that reads the session, or sets its cookie, is no-store whatever the route asked',
     async (path) => {
       const { app: host } = app();

@@ -4,21 +4,21 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchOnce, type Fetched } from '../../tools/harness/http.ts';
-import { ROOT } from '../../tools/harness/paths.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
 import { RUNTIME_GLOBAL, type RuntimeConfig } from '../../shared/runtime.ts';
-import { dataUrl } from '../../shared/route-data.ts';
 import { createLogger } from '../../server/observe/logger.ts';
 import { loadConfig } from '../../server/config/config.ts';
 import { MANIFEST_FILE, PRERENDER_DIR, readPrerendered, type PrerenderManifest } from '../../server/pages/prerender-manifest.ts';
 import { ServerLog } from '../../tools/harness/server-log.ts';
-import { createTestApp } from '../support/test-app.ts';
+import { APP_BUILDS, createTestApp } from '../support/test-app.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 
-// The pages `npm run build` prerendered (the demo's guide topics, client/pages/guide.server.ts),
-// served by the built server from their files (docs/caching.md, "Prerendered pages").
+// The pages an app's build prerendered (the fixture app's /prerendered/fine, its
+// react-router.config.ts), served by the built server from their files (docs/caching.md,
+// "Prerendered pages").
 
-const DIR = join(ROOT, PRERENDER_DIR);
+const DIR = join(APP_BUILDS.host, PRERENDER_DIR);
+const PAGE = '/prerendered/fine';
 const manifest = () => JSON.parse(readFileSync(join(DIR, MANIFEST_FILE), 'utf8')) as PrerenderManifest;
 const fileOf = (name: string) => readFileSync(join(DIR, name));
 const get = (server: RunningServer, path: string, headers: Record<string, string> = {}, method = 'GET') =>
@@ -45,13 +45,13 @@ const directive = (res: Fetched, name: string) =>
 describe('a page prerendered at build', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ APP_BUILD: APP_BUILDS.host });
   });
   afterAll(() => server.stop());
 
   it('is answered from its file, the same bytes for everyone, with a strong ETag and never immutable', async () => {
-    const page = manifest().pages['/guide/streaming']!;
-    const [first, second] = [await get(server, '/guide/streaming'), await get(server, '/guide/streaming')];
+    const page = manifest().pages[PAGE]!;
+    const [first, second] = [await get(server, PAGE), await get(server, PAGE)];
     expect(first.status).toBe(200);
     expect(first.headers['x-cache']).toBe('PRERENDERED');
     expect(first.headers['cache-control']).toBe('public, no-cache');
@@ -61,32 +61,32 @@ describe('a page prerendered at build', () => {
     expect(first.bytes.equals(fileOf(page.document.codings.identity.file))).toBe(true);
     expect(second.bytes.equals(first.bytes)).toBe(true);
     expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
-    expect(first.body).toContain('<h1>Streaming</h1>');
+    expect(first.body).toContain('<h1>fine</h1>');
     const access = await server.logs.waitFor((line) => isAccessLine(line) && line.reqId === first.headers['x-request-id']);
-    expect(access).toMatchObject({ route: 'page:guide', status: 200, path: '/guide/streaming' });
+    expect(access).toMatchObject({ route: 'page:routes/prerendered', status: 200, path: PAGE });
   });
 
   it('carries no per-request value: no nonce, no request id, no host name; its CSP lists the hashes of its inline scripts and styles', async () => {
-    const res = await get(server, '/guide/failures');
+    const res = await get(server, PAGE);
     expect(res.body).not.toMatch(/\snonce=/);
     expect(res.body).not.toContain('sentry-trace');
     expect(runtimeOf(res.body)).toMatchObject({ requestId: '', hostname: '' });
     expect(runtimeOf(res.body).sentry).toBeUndefined();
     const scripts = inlineSources(res.body, 'script');
     expect(scripts.length).toBeGreaterThan(0);
-    expect(directive(res, 'script-src')).toBe(`script-src 'self' ${[...new Set(scripts)].join(' ')}`);
-    expect(directive(res, 'style-src')).toBe(`style-src 'self' ${[...new Set(inlineSources(res.body, 'style'))].join(' ')}`);
+    expect(directive(res, 'script-src')).toBe(['script-src', "'self'", ...new Set(scripts)].join(' '));
+    expect(directive(res, 'style-src')).toBe(['style-src', "'self'", ...new Set(inlineSources(res.body, 'style'))].join(' '));
     expect(String(res.headers['content-security-policy'])).not.toContain("'nonce-");
   });
 
   it('sends the copy compressed at build that the client accepts, never compressed again', async () => {
-    const { document } = manifest().pages['/guide/navigation']!;
+    const { document } = manifest().pages[PAGE]!;
     const identity = fileOf(document.codings.identity.file);
     for (const [accept, coding, decode] of [
       ['br, gzip', 'br', brotliDecompressSync],
       ['gzip', 'gzip', gunzipSync],
     ] as const) {
-      const res = await get(server, '/guide/navigation', { 'accept-encoding': accept });
+      const res = await get(server, PAGE, { 'accept-encoding': accept });
       expect(res.headers['content-encoding']).toBe(coding);
       expect(res.headers.vary).toBe('Accept-Encoding');
       expect(res.headers.etag).toBe(document.codings[coding]!.etag);
@@ -94,77 +94,71 @@ describe('a page prerendered at build', () => {
       expect(decode(res.bytes).equals(identity)).toBe(true);
       expect(res.bytes.length).toBeLessThan(identity.length);
     }
-    const plain = await get(server, '/guide/navigation', { 'accept-encoding': 'identity' });
+    const plain = await get(server, PAGE, { 'accept-encoding': 'identity' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.bytes.equals(identity)).toBe(true);
   });
 
   it('answers If-None-Match with 304, HEAD with the headers alone, Range with 206 or 416', async () => {
-    const etag = manifest().pages['/guide/streaming']!.document.codings.identity.etag;
-    const length = fileOf(manifest().pages['/guide/streaming']!.document.codings.identity.file).length;
-    const notModified = await get(server, '/guide/streaming', { 'if-none-match': `W/${etag}` });
+    const etag = manifest().pages[PAGE]!.document.codings.identity.etag;
+    const length = fileOf(manifest().pages[PAGE]!.document.codings.identity.file).length;
+    const notModified = await get(server, PAGE, { 'if-none-match': `W/${etag}` });
     expect(notModified.status).toBe(304);
     expect(notModified.bytes.length).toBe(0);
     expect(notModified.headers.etag).toBe(etag);
-    expect((await get(server, '/guide/streaming', { 'if-none-match': '"another"' })).status).toBe(200);
-    const head = await get(server, '/guide/streaming', {}, 'HEAD');
+    expect((await get(server, PAGE, { 'if-none-match': '"another"' })).status).toBe(200);
+    const head = await get(server, PAGE, {}, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.headers['content-length']).toBe(String(length));
     expect(head.bytes.length).toBe(0);
-    const part = await get(server, '/guide/streaming', { range: 'bytes=10-19' });
+    const part = await get(server, PAGE, { range: 'bytes=10-19' });
     expect(part.status).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 10-19/${length}`);
-    expect(part.bytes.equals(fileOf(manifest().pages['/guide/streaming']!.document.codings.identity.file).subarray(10, 20))).toBe(true);
-    const stale = await get(server, '/guide/streaming', { range: 'bytes=10-19', 'if-range': '"an-old-release"' });
+    expect(part.bytes.equals(fileOf(manifest().pages[PAGE]!.document.codings.identity.file).subarray(10, 20))).toBe(true);
+    const stale = await get(server, PAGE, { range: 'bytes=10-19', 'if-range': '"an-old-release"' });
     expect(stale.status).toBe(200);
     expect(stale.bytes.length).toBe(length);
-    const past = await get(server, '/guide/streaming', { range: `bytes=${length}-` });
+    const past = await get(server, PAGE, { range: `bytes=${length}-` });
     expect(past.status).toBe(416);
     expect(past.headers['content-range']).toBe(`bytes */${length}`);
     expect(past.headers['x-cache']).toBeUndefined();
   });
 
-  it('serves the navigation data of the sets of routes a browser asks for, from the same render as the document', async () => {
-    const page = manifest().pages['/guide/streaming']!;
-    expect(Object.keys(page.data).sort()).toEqual(['guide', 'site,guide']);
-    const document = runtimeOf((await get(server, '/guide/streaming')).body);
-    for (const ids of [['site', 'guide'], ['guide']]) {
-      const res = await get(server, dataUrl('/guide/streaming', ids));
-      expect(res.status).toBe(200);
-      expect(res.headers['x-cache']).toBe('PRERENDERED');
-      expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
-      const [head, related] = res.body
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
-      const data = (head as { data: Record<string, unknown> }).data;
-      for (const id of ids) expect(data[id]).toEqual(document.router.loaderData[id]);
-      expect(related).toMatchObject({ id: 'guide:related' });
-      const access = await server.logs.waitFor((line) => isAccessLine(line) && line.reqId === res.headers['x-request-id']);
-      expect(access).toMatchObject({ route: 'data:guide', status: 200 });
-    }
+  it("serves its navigation data (React Router's single fetch) from the same render as the document", async () => {
+    const page = manifest().pages[PAGE]!;
+    // The one set of routes written: all the page's, which React Router's browser asks with no `_routes`.
+    expect(Object.keys(page.data)).toEqual(['']);
+    const res = await get(server, `${PAGE}.data`);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-cache']).toBe('PRERENDERED');
+    expect(res.headers['content-type']).toBe('text/x-script');
+    expect(res.body).toContain('"routes/prerendered"');
+    expect(res.body).toContain('"fine"');
+    const access = await server.logs.waitFor((line) => isAccessLine(line) && line.reqId === res.headers['x-request-id']);
+    expect(access).toMatchObject({ route: 'data:routes/prerendered', status: 200 });
   });
 
   it('leaves what was not prerendered to be rendered: another set of routes, a query, another method, other pages', async () => {
-    const site = await get(server, dataUrl('/guide/streaming', ['site']));
-    expect(site.status).toBe(200);
-    expect(site.headers['x-cache']).toBeUndefined();
-    const query = await get(server, '/guide/streaming?tab=1');
+    const some = await get(server, `${PAGE}.data?_routes=routes/prerendered`);
+    expect(some.status).toBe(200);
+    expect(some.headers['x-cache']).toBeUndefined();
+    const query = await get(server, `${PAGE}?tab=1`);
     expect(query.status).toBe(200);
     expect(query.headers['x-cache']).toBeUndefined();
     expect(query.headers['cache-control']).toBe('private, no-cache');
     expect(String(query.headers['content-security-policy'])).toContain("'nonce-");
-    // The guide has no action: a write is refused as it is on any such page.
-    const post = await get(server, '/guide/streaming', { 'content-type': 'application/x-www-form-urlencoded' }, 'POST');
+    // The page has no action: a write is refused as it is on any such page.
+    const post = await get(server, PAGE, { 'content-type': 'application/x-www-form-urlencoded' }, 'POST');
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe('GET, HEAD');
-    expect((await get(server, '/guide')).status).toBe(302);
-    expect((await get(server, '/about')).headers['x-cache']).toMatch(/^(MISS|HIT|STALE)$/);
+    expect((await get(server, '/prerendered/other')).headers['x-cache']).toBeUndefined();
+    expect((await get(server, '/prerendered/moved')).status).toBe(302);
+    expect((await get(server, '/cached')).headers['x-cache']).toMatch(/^(MISS|HIT|STALE)$/);
     expect((await get(server, '/')).headers['x-cache']).toBeUndefined();
   });
 
   it('is answered to a visitor with a session or another language alike: it read neither', async () => {
-    const res = await get(server, '/guide/streaming', { cookie: '__session=someone', 'accept-language': 'fr-FR' });
+    const res = await get(server, PAGE, { cookie: '__session=someone', 'accept-language': 'fr-FR' });
     expect(res.headers['x-cache']).toBe('PRERENDERED');
     expect(res.headers['set-cookie']).toBeUndefined();
   });
@@ -189,15 +183,15 @@ describe('the prerendered pages of another build', () => {
 describe('a prerendered file gone since start-up', () => {
   it('is one warn line, and the page is rendered as if it had not been prerendered', async () => {
     const written = manifest();
-    const page = written.pages['/guide/streaming']!;
+    const page = written.pages[PAGE]!;
     const identity = { ...page.document.codings.identity, file: 'removed-since-start-up.html' };
-    const pages = { ...written.pages, '/guide/streaming': { ...page, document: { ...page.document, codings: { identity } } } };
+    const pages = { ...written.pages, [PAGE]: { ...page, document: { ...page.document, codings: { identity } } } };
     const host = createTestApp({}, { prerendered: { dir: DIR, manifest: { ...written, pages } } });
     try {
-      const res = await fetchOnce(`${await host.listen()}/guide/streaming`);
+      const res = await fetchOnce(`${await host.listen()}${PAGE}`);
       expect(res.status).toBe(200);
       expect(res.headers['x-cache']).toBeUndefined();
-      expect(res.body).toContain('<h1>Streaming</h1>');
+      expect(res.body).toContain('<h1>fine</h1>');
       expect(host.logs.lines.filter((line) => line.msg === 'prerendered file unreadable: rendering the page')).toHaveLength(1);
     } finally {
       await host.close();

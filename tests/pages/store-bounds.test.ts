@@ -1,9 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createRenderer } from '../../client/entry-server.tsx';
-import { routes } from '../../client/routes.tsx';
-import { cachedFixture } from '../fixtures/cached.server.ts';
-import { cached } from '../fixtures/fixture-route.ts';
+import { cachedFixture } from '../support/fixture-state.ts';
 import { createTestApp } from '../support/test-app.ts';
 import { createMemoryStore, type CacheEntry, type CacheStore } from '../../server/pages/cache-store.ts';
 import { MAX_VARIANTS_PER_PATH, VARIANT_WINDOW_MS } from '../../server/pages/variant-cap.ts';
@@ -14,9 +11,8 @@ import { MAX_VARIANTS_PER_PATH, VARIANT_WINDOW_MS } from '../../server/pages/var
 // a place where per-answer values are written.
 
 const ORIGIN = 'http://shop.example';
-/** A revalidate of 10 s (tests/fixtures/cached.server.ts): past it an entry is stale. */
+/** A revalidate of 10 s (tests/apps/host/app/routes/cached.tsx): past it an entry is stale. */
 const STALE_AFTER_MS = 11_000;
-const renderer = createRenderer([...routes, cached]);
 
 /** The app over a memory store whose entries the test can read, on a clock the test moves. */
 function host() {
@@ -24,7 +20,7 @@ function host() {
   const memory = createMemoryStore(64 * 1024 * 1024, () => clock.now);
   const entries = new Map<string, CacheEntry>();
   const store: CacheStore = { ...memory, set: (key, entry) => (entries.set(key, entry), memory.set(key, entry)) };
-  const app = createTestApp({ PUBLIC_ORIGIN: ORIGIN }, { cacheStore: store, now: () => clock.now }, renderer);
+  const app = createTestApp({ PUBLIC_ORIGIN: ORIGIN }, { cacheStore: store, now: () => clock.now });
   const cacheOf = async (path: string) => (await request(app.app).get(path).expect(200)).headers['x-cache'] as string;
   return { ...app, clock, memory, entries, cacheOf };
 }

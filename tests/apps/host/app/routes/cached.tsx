@@ -1,10 +1,16 @@
 import { data } from 'react-router';
 import { hostOf } from '../../../../../shared/host.ts';
 import type { Route } from './+types/cached';
-import { cachedFixture } from '../cached.server.ts';
 
 // A page the host may store (docs/caching.md): it shows which render it is and for whom. Also
 // at /cached/items/:id (one page per value). `cachedFixture` counts renders and switches failures.
+
+/**
+ * How often the loader ran, and whether it fails now: what the cache tests count and switch.
+ * Exported from the route module, so tests reach the host's copy through the build
+ * (tests/support/fixture-state.ts); the browser's copy is never read.
+ */
+export const cachedFixture = { renders: 0, fail: false, gone: false };
 
 export const cache = { revalidate: 10, tags: ['cached-fixture'] };
 
@@ -21,6 +27,12 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const who = query.has('session') ? (hostOf(context).session.get('user') ?? 'nobody') : 'anyone';
   const page = { renders: cachedFixture.renders, who: String(who), said: query.get('say') ?? '' };
   return query.has('etag') ? data(page, { headers: { ETag: `"render-${page.renders}"` } }) : page;
+}
+
+/** The loader's validator on the document too: React Router sends a loader's headers only through this export. */
+export function headers({ loaderHeaders }: Route.HeadersArgs): HeadersInit {
+  const etag = loaderHeaders.get('ETag');
+  return etag === null ? {} : { ETag: etag };
 }
 
 /** Signs in by name (the session) and revalidates the fixture's tag: the next read renders anew. */

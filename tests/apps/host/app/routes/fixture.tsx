@@ -33,13 +33,15 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     const later = Promise.reject<string>(new Error('The fixture loader came back too late'));
     // Handled here too: a host that stopped waiting never reads it, and the test process would see an unhandled rejection.
     later.catch(() => undefined);
-    return { greeting: 'LATE-LOADER-DATA', padding: '', later };
+    return { greeting: 'LATE-LOADER-DATA', search: url.search, padding: '', later };
   }
   const hold = Number(url.searchParams.get('hold') ?? 0) || LATER_MS;
   const later = url.searchParams.has('ignore-signal') ? careless(hold) : abortableDelay(hold, request.signal);
   const pad = Math.min(Number(url.searchParams.get('pad') ?? 0) || 0, MAX_PAD);
   return {
     greeting: `Hello from the fixture, ${params.name ?? 'nobody'}`,
+    // The query as the loader saw it: the same on a document load and in navigation data.
+    search: url.search,
     padding: randomBytes(Math.floor(pad / 2)).toString('hex'),
     later: later.then(() => 'LATER-PART-ARRIVED'),
   };

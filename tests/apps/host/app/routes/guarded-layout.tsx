@@ -1,9 +1,12 @@
 import { data, Outlet, redirect } from 'react-router';
 import type { Route } from './+types/guarded-layout';
-import { calls, visitor } from '../guarded.server.ts';
+import { calls, visitor } from '../guarded-state.ts';
 
 // A layout whose middleware guards the routes below it: without the `x-let-in` header the
-// request is a redirect and no loader runs. `calls` counts what ran (../guarded.server.ts).
+// request is a redirect and no loader runs. `calls` counts what ran (../guarded-state.ts).
+
+/** Exported for tests, which reach the host's copy through the build (tests/support/fixture-state.ts). */
+export { calls };
 
 export const middleware: Route.MiddlewareFunction[] = [
   ({ request, context }) => {

@@ -1,7 +1,7 @@
 import { data } from 'react-router';
 import { hostOf } from '../../../../../shared/host.ts';
 import type { Route } from './+types/guarded';
-import { calls, visitor } from '../guarded.server.ts';
+import { calls, visitor } from '../guarded-state.ts';
 
 export function loader({ context }: Route.LoaderArgs) {
   calls.page++;

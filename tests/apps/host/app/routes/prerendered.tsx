@@ -3,7 +3,7 @@ import { hostOf } from '../../../../../shared/host.ts';
 import type { Route } from './+types/prerendered';
 
 // Pages whose prerendering goes wrong in every way the build must refuse (tests/pages/prerender-build.test.ts
-// prerenders them with PRERENDER_PATHS); the config's own list (`/prerendered/fine`) renders well.
+// gives the build step a server build listing them); the config's own list (`/prerendered/fine`) renders well.
 
 export function loader({ params, request, context }: Route.LoaderArgs) {
   if (params.case === 'loader-throws') throw new Error('The prerender fixture failed at build');
