@@ -61,11 +61,12 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * The app's failure hook: `onFailure` from its module (client/instrumentation.server.ts,
  * docs/operating.md, "The failure hook"), loaded once, before anything can fail. A module that
  * fails to load, or an `onFailure` that is not a function, stops the boot with one line: a team
- * that wrote a hook expects it to run.
+ * that wrote a hook expects it to run. An app with no such module (server/assets/app-build.ts
+ * gives `undefined`) has no hook.
  */
 export async function loadFailureHook(logger: Logger, module: string, load: () => Promise<unknown>): Promise<OnFailure | undefined> {
   try {
-    const { onFailure } = (await load()) as { onFailure?: unknown };
+    const { onFailure } = ((await load()) ?? {}) as { onFailure?: unknown };
     if (onFailure === undefined) return undefined;
     if (typeof onFailure !== 'function') throw new TypeError(`onFailure is a ${typeof onFailure}, not a function`);
     logger[LINE_LEVEL.lifecycle](`failure hook loaded from ${module}`);
