@@ -25,7 +25,8 @@ const roomRules = SERVER_ROOMS.map((room, at) => {
 });
 
 export default tseslint.config(
-  { ignores: ['dist/', 'artifacts/', 'coverage/', 'node_modules/'] },
+  // What the tests' apps and the bench's app build (.gitignore) is output, not source.
+  { ignores: ['dist/', 'artifacts/', 'coverage/', 'node_modules/', 'tests/apps/*/build/', 'tools/bench/app/build/'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
