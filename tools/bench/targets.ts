@@ -35,9 +35,10 @@ export interface Target {
 /**
  * Issue 44's gate 3, against @react-router/express serving the same build: the uncached page may
  * cost React Router's own page 10% (it was 1.14× React Router alone before the host ran on
- * React Router, a lead given up for its routing); the 404 is the host's stored error page, with
- * no render, so it keeps 3× React Router's rendered one; the error page in a boundary is
- * React Router's render with the host's digest and one line, within 10%.
+ * React Router, a lead given up for its routing); the 404 is the host's own page, rendered once
+ * and then only filled in (server/error-pages/error-page-cache.ts), so it keeps 3× React Router's
+ * render of its root boundary; the error page in a boundary is React Router's render with the
+ * host's digest and one line, within 10%.
  */
 const PAGE_VS_REACT_ROUTER = 0.9;
 const NOT_FOUND_VS_REACT_ROUTER = 3;
