@@ -1,22 +1,34 @@
 // `npm start` builds first when the build is missing or older than any source it is made from.
 // Building needs the dev dependencies (vite); where only production ones are installed (an
 // image, `npm ci --omit=dev`), a missing build is one clear line and exit 1, never a crash
-// deep inside a missing package.
+// deep inside a missing package. The bench builds its own app the same way (tools/bench/bench-app.ts
+// calls ensureBuilt). This file imports nothing of the project's: an image runs it alone.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-// React Router's build leaves no Vite manifest in dist/client (it removes the one it reads), so
-// the app's server build stands for it: a file the build never keeps made every start rebuild.
+/** What `npm start` runs: the host's process, React Router's server build of the app, the digest tool. */
 const BUILD_OUTPUTS = ['dist/server/index.js', 'dist/server/react-router.js', 'dist/cli/digest.js'];
-/** vite.config.ts's SYNTHETIC_ROUTES_RECORD, in the client build. */
-const SYNTHETIC_RECORD = 'dist/client/.vite/synthetic-routes.json';
-const SOURCES = ['client', 'server', 'shared', 'cli', 'public', 'vite.config.ts', 'vite', 'package-lock.json'];
+/** What `npm run build` reads; a folder named `build` is some app's output, never a source. */
+export const SOURCES = [
+  'client',
+  'server',
+  'shared',
+  'cli',
+  'public',
+  'vite.config.ts',
+  'react-router.config.ts',
+  'vite',
+  'package-lock.json',
+];
 
-function newestMtime(path) {
+/** The newest modification time under `path`, leaving out build output folders. */
+export function newestMtime(path) {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+  const names = readdirSync(path).filter((name) => name !== 'build');
+  return Math.max(stat.mtimeMs, ...names.map((name) => newestMtime(join(path, name))));
 }
 
 function canBuild() {
@@ -29,37 +41,33 @@ function canBuild() {
 }
 
 /**
- * A benchmark build (`SYNTHETIC_ROUTES=<n> npm run build`, vite.config.ts) records its count:
- * one whose count is not what this environment asks for (0 when unset) is rebuilt, so a
- * synthetic build is never served by accident.
+ * Runs `build` when one of `outputs` is missing or older than the newest of `sources` (paths
+ * relative to the working directory). Returns whether it built.
+ * @param {{ what: string, outputs: string[], sources: string[], build: () => void }} job
  */
-function syntheticMismatch() {
-  let built = 0;
-  try {
-    built = JSON.parse(readFileSync(SYNTHETIC_RECORD, 'utf8')).syntheticRoutes;
-  } catch {
-    // No record: a build from before the record existed, which had none.
-  }
-  const wanted = Number(process.env.SYNTHETIC_ROUTES || 0);
-  return built === wanted ? undefined : `The build has ${built} synthetic routes and SYNTHETIC_ROUTES asks for ${wanted}`;
-}
-
-const builtAt = Math.min(...BUILD_OUTPUTS.map((path) => (existsSync(path) ? statSync(path).mtimeMs : 0)));
-const changedAt = Math.max(...SOURCES.filter((path) => existsSync(path)).map(newestMtime));
-const mismatch = builtAt === 0 ? undefined : syntheticMismatch();
-if (builtAt < changedAt || mismatch !== undefined) {
+export function ensureBuilt({ what, outputs, sources, build }) {
+  const builtAt = Math.min(...outputs.map((path) => (existsSync(path) ? statSync(path).mtimeMs : 0)));
+  const changedAt = Math.max(...sources.filter((path) => existsSync(path)).map(newestMtime));
+  if (builtAt >= changedAt) return false;
   if (!canBuild()) {
     if (builtAt === 0) {
-      console.error('No build in dist/ and no dev dependencies to make one: run `npm ci && npm run build` first (or use the image)');
+      console.error(`No build in ${what} and no dev dependencies to make one: run \`npm ci && npm run build\` first (or use the image)`);
       process.exit(1);
     }
     // An existing build is still a working server: say it is stale, and serve it.
-    console.error(
-      `${mismatch ?? 'Sources changed since the last build'}, but vite is not installed to rebuild: serving the existing build`,
-    );
-  } else {
-    const why = builtAt === 0 ? 'No build found' : (mismatch ?? 'Sources changed since the last build');
-    console.log(`${why}: ${builtAt === 0 ? 'building' : 'rebuilding'}…`);
-    execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
+    console.error(`Sources changed since the last build of ${what}, but vite is not installed to rebuild: serving the existing build`);
+    return false;
   }
+  console.log(`${builtAt === 0 ? `No build in ${what}: building` : `Sources changed since the last build of ${what}: rebuilding`}…`);
+  build();
+  return true;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  ensureBuilt({
+    what: 'dist/',
+    outputs: BUILD_OUTPUTS,
+    sources: SOURCES,
+    build: () => execFileSync('npm', ['run', 'build'], { stdio: 'inherit' }),
+  });
 }

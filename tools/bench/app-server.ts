@@ -24,14 +24,22 @@ export interface AppServerOptions {
   env?: Record<string, string>;
   /** The bench's cold start is timed to the first 200 from /healthz, as it always was. */
   readyOn?: 'listening-line' | 'healthz';
-  /** Another build's server (the route-growth rows' synthetic build); the frozen copy of dist/ by default. */
+  /** Another build's server (the bench's baseline: run.ts, --baseline); the frozen copy of dist/ by default. */
   serverEntry?: string;
+  /** Another app's build for the host to serve (APP_BUILD: the bench's app, tools/bench/bench-app.ts); the demo by default. */
+  appBuild?: string;
 }
 
-export function startAppServer(options: AppServerOptions): Promise<RunningServer> {
+export async function startAppServer(options: AppServerOptions): Promise<RunningServer> {
   return spawnServer({
-    command: ['node', options.serverEntry ?? buildSnapshot().serverEntry],
-    env: { LOG_LEVEL: options.logLevel, DIAGNOSTICS_TOKEN, DIGEST_KEY, ...options.env },
+    command: ['node', options.serverEntry ?? (await buildSnapshot()).serverEntry],
+    env: {
+      LOG_LEVEL: options.logLevel,
+      DIAGNOSTICS_TOKEN,
+      DIGEST_KEY,
+      ...(options.appBuild !== undefined && { APP_BUILD: options.appBuild }),
+      ...options.env,
+    },
     keepLines: options.keepLines,
     stdoutFile: options.stdoutFile,
     cpus: options.cpus,

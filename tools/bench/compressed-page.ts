@@ -6,7 +6,6 @@ import { BROWSER_HEADERS } from './app-server.ts';
 import { fetchOnce } from '../harness/http.ts';
 import type { RunningServer } from '../harness/spawn.ts';
 import { loadRoute, type LoadSettings, type Measured } from './load.ts';
-import { STREAMED_PATH } from './routes.ts';
 import type { CompressedPage } from './targets.ts';
 
 /** What Chrome sends: the server picks its coding (brotli) as it would for a browser. */
@@ -37,18 +36,21 @@ function pooled(a: Measured, b: Measured): Measured {
 }
 
 /** The streamed page again, plain and compressed, interleaved: checked to be compressed before it is loaded. */
-export async function loadCompressed(server: RunningServer, settings: LoadSettings, logBytes: () => number): Promise<CompressedPage> {
+export async function loadCompressed(
+  server: RunningServer,
+  path: string,
+  settings: LoadSettings,
+  logBytes: () => number,
+): Promise<CompressedPage> {
   const headers = { ...BROWSER_HEADERS, 'accept-encoding': BROWSER_ACCEPT_ENCODING };
-  const probe = await fetchOnce(server.url + STREAMED_PATH, { headers });
+  const probe = await fetchOnce(server.url + path, { headers });
   const encoding = probe.headers['content-encoding'];
   if (probe.status !== 200 || encoding === undefined)
-    throw new Error(
-      `${STREAMED_PATH} with Accept-Encoding: ${BROWSER_ACCEPT_ENCODING} answered ${probe.status}, coding ${encoding ?? 'none'}`,
-    );
+    throw new Error(`${path} with Accept-Encoding: ${BROWSER_ACCEPT_ENCODING} answered ${probe.status}, coding ${encoding ?? 'none'}`);
   const runs: Record<'plain' | 'compressed', Measured[]> = { plain: [], compressed: [] };
   for (const side of LOAD_ORDER)
     runs[side].push(
-      await loadRoute(server.pid, server.url + STREAMED_PATH, side === 'plain' ? { ...BROWSER_HEADERS } : headers, 200, settings, logBytes),
+      await loadRoute(server.pid, server.url + path, side === 'plain' ? { ...BROWSER_HEADERS } : headers, 200, settings, logBytes),
     );
   const plain = pooled(runs.plain[0]!, runs.plain[1]!);
   const compressed = pooled(runs.compressed[0]!, runs.compressed[1]!);
@@ -57,7 +59,7 @@ export async function loadCompressed(server: RunningServer, settings: LoadSettin
     [`streamed page, ${encoding}`, compressed],
   ] as const)
     console.log(
-      `  ${'server'.padEnd(14)} ${label.padEnd(30)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms`,
+      `  ${'ours'.padEnd(8)} ${label.padEnd(22)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms`,
     );
   return { encoding, plain, compressed };
 }

@@ -1,14 +1,13 @@
-// Starts the five floors as processes of their own, so each gets a core as our server does.
+// Starts the floors as processes of their own, so each gets a core as our server does.
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSnapshot } from './build-snapshot.ts';
 import { memoryMb } from './proc.ts';
 import { spawnServer, type RunningServer } from '../harness/spawn.ts';
 
 const HERE = 'tools/bench';
 
-/** node:http answering `html` (our home page's bytes) on every path. */
+/** node:http answering `html` (the streamed page's bytes) on every path. */
 export async function startHttpFloor(html: string, cpus?: string): Promise<RunningServer> {
   const bodyFile = join(tmpdir(), `bench-floor-body-${process.pid}.html`);
   writeFileSync(bodyFile, html);
@@ -19,11 +18,17 @@ export async function startHttpFloor(html: string, cpus?: string): Promise<Runni
   }
 }
 
-/** Express + React with NODE_ENV=production (React reads it at run time), via tsx. */
-export function startReactFloor(cpus?: string): Promise<RunningServer> {
+/**
+ * The bench app's build on @react-router/express alone (floor-react-router.ts); what React
+ * Router logs of a failure (its handleError's console.error) goes to `logFile`, as our server's
+ * lines go to a file of theirs.
+ */
+export function startReactRouterFloor(appBuild: string, logFile: string, cpus?: string): Promise<RunningServer> {
   return spawnServer({
-    command: withTsx(`${HERE}/floor-react.ts`),
-    env: { CLIENT_DIR: buildSnapshot().clientDir },
+    command: withTsx(`${HERE}/floor-react-router.ts`),
+    env: { APP_BUILD: appBuild },
+    stdoutFile: logFile,
+    stderrFile: logFile,
     cpus,
     readyOn: 'healthz',
   });
@@ -31,12 +36,7 @@ export function startReactFloor(cpus?: string): Promise<RunningServer> {
 
 /** Express + React alone, no router and nothing of ours (floor-bare.tsx). */
 export function startBareFloor(cpus?: string): Promise<RunningServer> {
-  return spawnServer({
-    command: withTsx(`${HERE}/floor-bare.tsx`),
-    env: { ASSETS_DIR: join(buildSnapshot().clientDir, 'assets') },
-    cpus,
-    readyOn: 'healthz',
-  });
+  return spawnServer({ command: withTsx(`${HERE}/floor-bare.tsx`), cpus, readyOn: 'healthz' });
 }
 
 /** Bare Express: a fixed 10 KB page on /page, Express's own 404 elsewhere (floor-express.ts). */

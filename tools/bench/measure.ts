@@ -61,10 +61,15 @@ export function firstLoadScripts(html: string): string[] {
   return [...new Set(moduleRefs(html).map((ref) => ref.url))];
 }
 
-/** The client entry: the `<script type="module" src>` the page boots from. */
+/**
+ * The client entry: the `<script type="module" src>` the page boots from, or where there is none
+ * the first modulepreload: React Router's <Scripts> preloads the entry first and imports it from
+ * an inline module script.
+ */
 export function entryScript(html: string): string {
-  const entry = moduleRefs(html).find((ref) => ref.kind === 'script');
-  if (entry === undefined) throw new Error('the home page has no <script type="module" src>');
+  const refs = moduleRefs(html);
+  const entry = refs.find((ref) => ref.kind === 'script') ?? refs[0];
+  if (entry === undefined) throw new Error('the page has no <script type="module" src> and no modulepreload');
   return entry.url;
 }
 

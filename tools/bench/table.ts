@@ -22,9 +22,11 @@ export function toMarkdown(table: Table): string {
 }
 
 function statusCell(row: Row): string {
-  const seen = Object.entries(row.statuses).map(([status, count]) => `${status}×${count}`);
-  if (row.errors > 0) seen.push(`errors×${row.errors}`);
-  return row.unexpected === 0 ? `all ${row.expect} ✓` : `UNEXPECTED ${seen.join(' ')}`;
+  const sides = [row.ours, row.floor.measured, ...(row.main ? [row.main.measured] : [])];
+  const unexpected = sides.reduce((sum, side) => sum + side.unexpected, 0);
+  if (unexpected === 0) return `all ${row.expect} ✓`;
+  const seen = Object.entries(row.ours.statuses).map(([status, count]) => `${status}×${count}`);
+  return `UNEXPECTED ${unexpected} (ours ${seen.join(' ')})`;
 }
 
 function targetCell(row: Row, targets: Target[]): string {
@@ -35,41 +37,70 @@ function targetCell(row: Row, targets: Target[]): string {
 }
 
 /** Two decimals, but small ratios keep two significant digits rather than reading as 0.00. */
-function ratio(value: number): string {
+function ratio(value: number | undefined): string {
+  if (value === undefined) return '';
   return value >= 0.1 ? value.toFixed(2) : value.toPrecision(2);
 }
 
+const rps = (value: number) => value.toFixed(0);
+const cpu = (value: number) => value.toFixed(0);
+
+/** A row per case: ours, the floor's and the previous main's figures (medians of the rounds), the ratios and the targets. */
 export function benchTable(rows: Row[], targets: Target[]): Table {
+  const withMain = rows.some((row) => row.main !== undefined);
+  const headers = [
+    'case',
+    'path',
+    'rounds',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'CPU µs/req',
+    'log B/req',
+    'statuses',
+    'floor',
+    'floor req/s (CPU µs)',
+    '× floor',
+    ...(withMain ? ['main path', 'main req/s (CPU µs)', '× main'] : []),
+    'target',
+  ];
+  const numeric = [
+    false,
+    false,
+    true,
+    true,
+    true,
+    true,
+    true,
+    true,
+    false,
+    false,
+    true,
+    true,
+    ...(withMain ? [false, true, true] : []),
+    false,
+  ];
   return {
-    headers: [
-      'route',
-      'path',
-      'req/s',
-      'p50 ms',
-      'p99 ms',
-      'CPU µs/req (floor)',
-      'log B/req',
-      'statuses',
-      '× node:http',
-      '× Express+React',
-      '× bare',
-      'floor path',
-      'target',
-    ],
-    numeric: [false, false, true, true, true, true, true, false, true, true, true, false, false],
+    headers,
+    numeric,
     rows: rows.map((row) => [
       row.label,
       row.path,
-      row.rps.toFixed(0),
-      String(row.p50),
-      String(row.p99),
-      `${row.cpuUsPerRequest.toFixed(0)} (${row.floorCpuUsPerRequest.toFixed(0)})`,
-      row.logBytesPerRequest.toFixed(0),
+      String(row.rounds),
+      rps(row.ours.rps),
+      String(row.ours.p50),
+      String(row.ours.p99),
+      cpu(row.ours.cpuUsPerRequest),
+      row.ours.logBytesPerRequest.toFixed(0),
       statusCell(row),
-      ratio(row.vsHttp),
+      row.floor.path === row.path ? row.floor.name : `${row.floor.name} ${row.floor.path}`,
+      `${rps(row.floor.measured.rps)} (${cpu(row.floor.measured.cpuUsPerRequest)})`,
       ratio(row.vsFloor),
-      ratio(row.vsBare),
-      row.floorPath,
+      ...(withMain
+        ? row.main
+          ? [row.main.path, `${rps(row.main.measured.rps)} (${cpu(row.main.measured.cpuUsPerRequest)})`, ratio(row.vsMain)]
+          : ['', '', '']
+        : []),
       targetCell(row, targets),
     ]),
   };

@@ -31,6 +31,8 @@ export interface SpawnOptions {
   env?: Record<string, string>;
   /** A file that receives stdout as the process writes it (the bench weighs the log this way); else `log` reads it. */
   stdoutFile?: string;
+  /** A file that receives stderr (a bench floor that logs its failures there, as React Router's does); else `stderr()` holds it. */
+  stderrFile?: string;
   /** Keep every parsed line in `logs.lines` (tests); the soak only needs the indexes. Default true. */
   keepLines?: boolean;
   /** CPUs the process may run on (`taskset -c` syntax, e.g. "1"); unset: any. */
@@ -129,18 +131,19 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<RunningSe
   // taskset execs the program in place, so the child's pid is the server's own (its CPU time is read by pid).
   const [command, commandArgs] = options.cpus === undefined ? [file, args] : ['taskset', ['-c', options.cpus, file, ...args]];
   const stdoutFd = options.stdoutFile === undefined ? undefined : openSync(options.stdoutFile, 'a');
+  const stderrFd = options.stderrFile === undefined ? undefined : openSync(options.stderrFile, 'a');
   // A process group of its own, as a terminal gives: stop() and a test's Ctrl-C reach npm's node too.
   const child = spawn(command, commandArgs, {
     cwd: ROOT,
     env: serverEnv(port, options.env ?? {}),
-    stdio: ['ignore', stdoutFd ?? 'pipe', 'pipe'],
+    stdio: ['ignore', stdoutFd ?? 'pipe', stderrFd ?? 'pipe'],
     detached: true,
   });
-  if (stdoutFd !== undefined) closeSync(stdoutFd); // the child holds its own copy
+  for (const fd of [stdoutFd, stderrFd]) if (fd !== undefined) closeSync(fd); // the child holds its own copy
   track(child.pid!, true);
   const logs = new ServerLog(options.keepLines ?? true);
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const stdoutDone = new Promise<void>((resolve) => {
     if (!child.stdout) return resolve();
     child.stdout
