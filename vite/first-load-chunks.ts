@@ -4,11 +4,13 @@ import type { Plugin } from 'vite';
 // Router in one, the host's browser runtime (client/router/, shared/) in another. Left to the
 // bundler, they came in eight, each compressed alone: 3.6 KB more at gzip level 6 on the demo's
 // first load of / (docs/performance.md, "First-load JavaScript"). Sentry's chunk stays apart (it
-// loads only with a DSN), and so do the diagnostic routes (their own pages only).
+// loads only with a DSN), and so do the diagnostic routes (their own pages only) and the entry
+// itself: it awaits Sentry's chunk, which imports the host's error hooks, so an entry inside the
+// host's chunk would wait on a chunk waiting on it, and the page never hydrated.
 
 const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-router|turbo-stream|cookie|set-cookie-parser)[\\/]/;
 const HOST = /[\\/](client[\\/]router|shared)[\\/]/;
-const NOT_FIRST_LOAD = /[\\/](client[\\/]router[\\/]sentry\.ts|client[\\/]router[\\/]diagnostics[\\/])/;
+const APART = /[\\/]client[\\/]router[\\/](sentry\.ts|entry\.client\.tsx|diagnostics[\\/])/;
 
 export function firstLoadChunks(): Plugin {
   return {
@@ -22,7 +24,7 @@ export function firstLoadChunks(): Plugin {
                 advancedChunks: {
                   groups: [
                     { name: 'framework', test: FRAMEWORK },
-                    { name: 'host', test: (id: string) => HOST.test(id) && !NOT_FIRST_LOAD.test(id) },
+                    { name: 'host', test: (id: string) => HOST.test(id) && !APART.test(id) },
                   ],
                 },
               },
