@@ -186,7 +186,7 @@ describe('documents and data', () => {
 
   /**
    * Megabytes, where a response says it is full past 16 KB: React has to stop and wait for drains
-   * on the way (tests/pages/batched-destination.test.tsx pins down when).
+   * on the way.
    */
   const PAGE_PADDING = 2 * 1024 * 1024;
 

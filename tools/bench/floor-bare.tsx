@@ -1,8 +1,8 @@
 // Floor (c), the stack's true floor: Express 5 and React 19's renderToPipeableStream with no
 // router, no middleware and nothing of ours (it imports nothing from client/, server/ or shared/:
 // tests/house/bench-soak.test.ts checks). The same page as our streamed row: a title, an h1 and one
-// Suspense section that resolves after `?ms=`, shell first. Floor (b), floor-react.ts, renders
-// through our own renderer, so our renderer's cost is on both of its sides; this one shows it.
+// Suspense section that resolves after `?ms=`, shell first. The @react-router/express floor
+// (floor-react-router.ts) renders the bench app through React Router; this one shows React alone.
 import { Suspense, use } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';

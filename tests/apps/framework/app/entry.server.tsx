@@ -6,7 +6,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { hostOf } from '../../../../shared/host.ts';
 
 // An entry.server of the app's own, as React Router's default (@react-router/dev's
-// entry.server.node.tsx) writes it, with the one thing an app's entry must add on the host: the
+// node entry, in its package's dist/config/defaults/) writes it, with the one thing an app's entry must add on the host: the
 // answer's CSP nonce on React Router's scripts and React's (docs/upgrading.md). The host records
 // every failure its handleError sees before this module's (server/render/host-build.ts).
 
