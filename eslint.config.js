@@ -72,8 +72,7 @@ export default tseslint.config(
             {
               // Up and out into the host's server/ (client/router/server/ is the router's own server side, imported downward).
               regex: '^(\\.\\./)+server/',
-              message:
-                'client/ never imports the host (server/): what both sides share is in shared/ (an app imports shared/host.ts).',
+              message: 'client/ never imports the host (server/): what both sides share is in shared/ (an app imports shared/host.ts).',
             },
           ],
         },

@@ -8,8 +8,8 @@ import reactRouterConfig from './react-router.config.ts';
 // plugin builds the app from react-router.config.ts (client/ into dist/client, its server build
 // into dist/server/react-router.js), and the host's process is built beside it into
 // dist/server/index.js (vite/react-router-host.ts says what the host changes of React Router's build).
-export default defineConfig(async () => ({
-  plugins: [...(await reactRouterHost()), errorPageStyles(), precompressAssets()],
+export default defineConfig(() => ({
+  plugins: [...reactRouterHost(), errorPageStyles(), precompressAssets()],
   environments: {
     ssr: {
       build: {

@@ -43,7 +43,8 @@ export interface ShownFailure {
 /** The failure a boundary shows, from `error` (a boundary's `error` prop, or useRouteError()). */
 export function failureOf(error: unknown): ShownFailure {
   if (isRouteErrorResponse(error)) {
-    const { status, data } = error;
+    const status = error.status;
+    const data: unknown = error.data;
     if (isFailureData(data)) {
       const detail = typeof data.detail === 'string' ? data.detail : undefined;
       return { status, digest: data.digest, client: false, ...(detail !== undefined && { detail }) };

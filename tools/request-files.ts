@@ -52,7 +52,7 @@ const maps = new Map<string, { map: SourceMap; at: ReturnType<typeof positions>;
 function mapOf(path: string) {
   if (!maps.has(path)) {
     try {
-      const map = new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8')));
+      const map = new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]);
       maps.set(path, { map, at: positions(readFileSync(path, 'utf8')), dir: join(path, '..') });
     } catch {
       maps.set(path, null);
@@ -71,7 +71,8 @@ function filesRun(coverage: Coverage): Set<string> {
     for (const fn of script.functions) {
       // A function's first range is the whole function, with its count of calls.
       const whole = fn.ranges[0];
-      if (whole === undefined || whole.count === 0 || fn.functionName === '' && fn.ranges.length === 1 && whole.startOffset === 0) continue;
+      if (whole === undefined || whole.count === 0 || (fn.functionName === '' && fn.ranges.length === 1 && whole.startOffset === 0))
+        continue;
       let source = path;
       if (mapped) {
         const { line, column } = mapped.at(whole.startOffset);
@@ -87,7 +88,13 @@ function filesRun(coverage: Coverage): Set<string> {
 
 async function main(): Promise<void> {
   const json = process.argv.includes('--json');
-  const config = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'info', DIAGNOSTICS_TOKEN: TOKEN, DATABASE_PATH: ':memory:', PUBLIC_ORIGIN: 'https://files.example' });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    DIAGNOSTICS_TOKEN: TOKEN,
+    DATABASE_PATH: ':memory:',
+    PUBLIC_ORIGIN: 'https://files.example',
+  });
   const logger = createLogger(config, { write: () => undefined });
   const build = await loadAppBuild(join(ROOT, 'dist'));
   const { db } = openDatabase(config.databasePath, build.migrations);
@@ -95,14 +102,16 @@ async function main(): Promise<void> {
   const appDirectory = `${reactRouterConfig.appDirectory}/`;
   const isAppRoute = (file: string) => file.startsWith(appDirectory) && !file.startsWith(`${appDirectory}router/`);
   const counted = (file: string) =>
-    !file.startsWith('node_modules/') && !file.startsWith('..') && !isAppRoute(file) && !EVERY_REQUEST.some((room) => file.startsWith(room));
+    !file.startsWith('node_modules/') &&
+    !file.startsWith('..') &&
+    !isAppRoute(file) &&
+    !EVERY_REQUEST.some((room) => file.startsWith(room));
 
   const kinds: Record<string, () => Promise<request.Response>> = {
     page: () => request(app).get('/guestbook').expect(200),
     'stored page (HIT)': () => request(app).get('/about').expect(200),
     failure: () => request(app).get('/_diag/server-error').set('x-diagnostics-token', TOKEN).expect(500),
-    'form post': () =>
-      request(app).post('/guestbook').type(FORM).send(`name=Files&message=${Math.random()}`).expect(303),
+    'form post': () => request(app).post('/guestbook').type(FORM).send(`name=Files&message=${Math.random()}`).expect(303),
   };
   const session = new Session();
   session.connect();
@@ -115,7 +124,8 @@ async function main(): Promise<void> {
     await run();
     await takeCoverage(session);
     const answer = await run();
-    if (kind.includes('HIT') && answer.headers['x-cache'] !== 'HIT') throw new Error(`${kind}: answered ${String(answer.headers['x-cache'])}`);
+    if (kind.includes('HIT') && answer.headers['x-cache'] !== 'HIT')
+      throw new Error(`${kind}: answered ${String(answer.headers['x-cache'])}`);
     const ran = [...filesRun(await takeCoverage(session))].sort();
     result[kind] = { files: ran.filter(counted), everyRequest: ran.filter((file) => EVERY_REQUEST.some((room) => file.startsWith(room))) };
   }

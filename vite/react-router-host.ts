@@ -76,13 +76,19 @@ export function appServerInputs(root: string, appDirectory: string): Record<stri
 }
 
 /** React Router's plugins, as the host runs them. */
-export async function reactRouterHost(): Promise<PluginOption[]> {
-  const plugins = (await Promise.all([reactRouter()].flat(3))).flat(3) as Plugin[];
+export function reactRouterHost(): PluginOption[] {
+  const plugins = reactRouter();
   if (!plugins.some((plugin) => plugin?.name === PRERENDER_PLUGIN)) {
     // Its name is what leaves it out: if React Router renames it, say so, or it would run beside the host's.
     throw new Error(
       `React Router's "${PRERENDER_PLUGIN}" plugin was not found: vite/react-router-host.ts must leave it out by its new name`,
     );
   }
-  return [hostEntries(), ...plugins.filter((plugin) => plugin?.name !== PRERENDER_PLUGIN), entryNames(), firstLoadChunks(), hostRouteExports()];
+  return [
+    hostEntries(),
+    ...plugins.filter((plugin) => plugin?.name !== PRERENDER_PLUGIN),
+    entryNames(),
+    firstLoadChunks(),
+    hostRouteExports(),
+  ];
 }

@@ -2,7 +2,6 @@ import { hostname as osHostname } from 'node:os';
 import {
   absolutePath,
   databasePath,
-  dsn,
   flag,
   headerNames,
   hostname,
@@ -13,12 +12,10 @@ import {
   oneOf,
   origin,
   origins,
-  rate,
   release,
   replica,
   secret,
   secrets,
-  ConfigError,
   type Env,
 } from './config-values.ts';
 import { trustProxy, type TrustProxy } from './trust-proxy.ts';
@@ -27,6 +24,9 @@ import { bodyLimits, type BodyLimits } from './body-limits.ts';
 import { logFormat, type LogFormat } from './log-format.ts';
 import { cacheConfig, type CacheConfig } from './cache-config.ts';
 import { cspSources, type CspSources } from './csp-sources.ts';
+import { sentry, type SentryConfig } from './sentry-config.ts';
+
+export type { SentryConfig };
 
 export { ConfigError, isValidHostname } from './config-values.ts';
 export { TRUST_PROXY_ALLOWED, type TrustProxy } from './trust-proxy.ts';
@@ -62,8 +62,6 @@ export const DEFAULT_LOG_BUFFER_BYTES = 256 * 1024;
 export const MIN_LOG_BUFFER_BYTES = 32 * 1024;
 /** Far past any reader's pause worth waiting for; a typo of a few digits more should not take the memory. */
 export const MAX_LOG_BUFFER_BYTES = 256 * 1024 * 1024;
-/** Long enough for a healthy Sentry ingest, short enough not to pile up sockets when it is not. */
-export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000;
 /**
  * The largest body the host takes (1 MiB of multipart, server/writes/request-body.ts) arrives in about
  * 11 s over slow 4G's upload (750 kbit/s, Lighthouse's mobile throttling): 15 s leaves a margin.
@@ -167,47 +165,6 @@ export interface Config {
   readonly databasePath: string;
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
   readonly sentry: SentryConfig | undefined;
-}
-
-export interface SentryConfig {
-  readonly dsn: string;
-  readonly environment: string;
-  /** Undefined: trace ids still propagate (sentry-trace/baggage), but no spans are sent. */
-  readonly tracesSampleRate: number | undefined;
-  /**
-   * Whether an incoming sentry-trace/baggage sampling decision is followed. Off: this server's
-   * own sampler decides, so a client cannot force its requests to be traced.
-   */
-  readonly trustUpstreamSampling: boolean;
-  /** Share of error events sent (Sentry's `sampleRate`); 1 sends every 5xx. */
-  readonly errorSampleRate: number;
-  /** Same-origin path the browser SDK posts envelopes to. */
-  readonly tunnelPath: string;
-  /** DSNs the tunnel forwards for: the configured one plus SENTRY_TUNNEL_ALLOWED_DSNS. */
-  readonly allowedDsns: readonly string[];
-  /** How long the tunnel waits for Sentry before answering 504. */
-  readonly tunnelTimeoutMs: number;
-}
-
-function sentry(env: Env, nodeEnv: NodeEnv): SentryConfig | undefined {
-  if (!env.SENTRY_DSN) return undefined;
-  const primary = dsn('SENTRY_DSN', env.SENTRY_DSN);
-  const extra = (env.SENTRY_TUNNEL_ALLOWED_DSNS ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-  const tunnelPath = env.SENTRY_TUNNEL_PATH || '/monitoring';
-  if (!/^\/[\w-]+(\/[\w-]+)*$/.test(tunnelPath)) throw new ConfigError('SENTRY_TUNNEL_PATH', tunnelPath, 'a path such as /monitoring');
-  return {
-    dsn: primary,
-    environment: env.SENTRY_ENVIRONMENT || nodeEnv,
-    tracesSampleRate: rate(env, 'SENTRY_TRACES_SAMPLE_RATE'),
-    trustUpstreamSampling: flag(env, 'SENTRY_TRUST_UPSTREAM_SAMPLING'),
-    errorSampleRate: rate(env, 'SENTRY_ERROR_SAMPLE_RATE') ?? 1,
-    tunnelPath,
-    allowedDsns: [primary, ...extra.map((item) => dsn('SENTRY_TUNNEL_ALLOWED_DSNS', item))],
-    tunnelTimeoutMs: integer(env, 'SENTRY_TUNNEL_TIMEOUT_MS', DEFAULT_TUNNEL_TIMEOUT_MS, 100, 60_000),
-  };
 }
 
 export function loadConfig(env: Env): Config {

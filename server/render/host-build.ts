@@ -7,6 +7,7 @@ import type { Recorded } from '../failures/recorder.ts';
 import { publicMessage } from '../failures/error-status.ts';
 import { renderOf, type RenderContext } from './render-context.ts';
 import { withRuntimeScript } from './runtime-script.ts';
+import { watchedRequest } from './watched-request.ts';
 import { isInstance } from '../failures/thrown-value.ts';
 
 // The app's build as the host runs it: React Router's ServerBuild with the host composed in at
@@ -89,36 +90,6 @@ function failureJson(render: RenderContext, error: unknown): Response {
   return Response.json({ error: { status, message: publicMessage(error, status), ...(digest !== undefined && { digest }) } }, { status });
 }
 
-/** Header methods that read one header by name; any other method that reads reads them all. */
-const READ_ONE = new Set<PropertyKey>(['get', 'has', 'getSetCookie']);
-const READ_ALL = new Set<PropertyKey>(['entries', 'keys', 'values', 'forEach', Symbol.iterator]);
-
-/**
- * The request as the app's handler sees it, its headers noting which it read: a page that read
- * the Cookie or Authorization header is one client's, and one stored per value of what it read
- * (server/pages/cache-capture.ts). Methods are bound to the real objects (a Request's own
- * methods refuse another receiver).
- */
-function watchedRequest(request: Request, reads: Set<string>): Request {
-  const headers = new Proxy(request.headers, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key, target);
-      if (typeof value !== 'function') return value;
-      if (READ_ALL.has(key)) reads.add('*');
-      const method = value as (...args: unknown[]) => unknown;
-      if (!READ_ONE.has(key)) return method.bind(target);
-      return (name: string) => (reads.add(key === 'getSetCookie' ? 'set-cookie' : String(name).toLowerCase()), method.call(target, name));
-    },
-  });
-  return new Proxy(request, {
-    get(target, key) {
-      if (key === 'headers') return headers;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
-
 /** A loader, action or middleware of the app, with its failures recorded and thrown on in the host's shape; its redirects checked. */
 function wrapHandler(handler: Handler, resource: boolean): Handler {
   // What React Router takes thrown (a Response, a `data()`), never an Error.
@@ -187,7 +158,7 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
   const handleRequest: ServerEntryModule['default'] = async (request, status, headers, routerContext, loadContext) => {
     const render = renderOf(loadContext);
     if (render === undefined) return entry.default(request, status, headers, routerContext, loadContext);
-    const rootFailure = routerContext.staticHandlerContext.errors?.root;
+    const rootFailure: unknown = routerContext.staticHandlerContext.errors?.root;
     if (rootFailure !== undefined && !rootBoundary) {
       // The value first recorded (the terminal middleware meets it again and records nothing more).
       render.unhandled ??= render.failure ?? rootFailure;

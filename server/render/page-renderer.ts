@@ -74,7 +74,10 @@ export function createPageRenderer(deps: RendererDeps) {
   type Runnable = { handle: ReturnType<typeof createRequestHandler>; table: RouteTable };
   const prepared = new WeakMap<ServerBuild, { full: Runnable; public: Runnable; manifestPath: string | undefined }>();
   const runnable = (build: ServerBuild): Runnable => ({
-    handle: createRequestHandler(hostBuild(build, { streamTimeoutMs: config.streamTimeoutMs, allowedOrigins: config.allowedOrigins }), mode),
+    handle: createRequestHandler(
+      hostBuild(build, { streamTimeoutMs: config.streamTimeoutMs, allowedOrigins: config.allowedOrigins }),
+      mode,
+    ),
     table: createRouteTable(build),
   });
 

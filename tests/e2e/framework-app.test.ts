@@ -47,7 +47,7 @@ describe('a framework-mode app on the host', () => {
     expect(logs.failureCount()).toBe(before);
   });
 
-  it("shows a thrown error in the root boundary as a 500, logged once with a digest, its message kept from the page", async () => {
+  it('shows a thrown error in the root boundary as a 500, logged once with a digest, its message kept from the page', async () => {
     const { app, logs } = suite.host;
     const boom = await request(app).get('/boom').expect(500);
     expect(boom.text).toContain('id="error-page"');

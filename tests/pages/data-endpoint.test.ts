@@ -34,7 +34,7 @@ describe("a page's navigation data", () => {
 
   it('carries the digest of the one line a failed loader logged, and no stack', async () => {
     const res = await request(host.app).get('/_diag/loader-error.data').set(DIAG).expect(500);
-    const [line, ...others] = host.logs.failures(res.headers['x-request-id'] as string);
+    const [line, ...others] = host.logs.failures(String(res.headers['x-request-id']));
     expect(others).toEqual([]);
     expect(line).toMatchObject({ status: 500, route: 'data:diag/loader-error', digest: expect.any(String) });
     expect(res.text).toContain(`"digest","${line!.digest as string}"`);
@@ -47,7 +47,7 @@ describe("a page's navigation data", () => {
     ['/Fixture/ada.data', '/fixture/ada.data'],
     ['/fixture/ada/_.data', '/fixture/ada.data'],
     ['/%66ixture/ada.data?x=1', '/fixture/ada.data?x=1'],
-  ])('redirects %s to the page\'s own spelling, %s, with a 308', async (path, location) => {
+  ])("redirects %s to the page's own spelling, %s, with a 308", async (path, location) => {
     const res = await request(host.app).get(path).expect(308);
     expect(res.headers.location).toBe(location);
     expect(res.headers['cache-control']).toBe('public, max-age=3600');

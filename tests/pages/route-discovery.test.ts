@@ -19,17 +19,17 @@ describe('route discovery', () => {
 
   it("answers a page's path with its branch, for the life of the release", async () => {
     const res = await manifest('/fixture/ada,/board').expect(200);
-    expect(Object.keys(res.body).sort()).toEqual(['root', 'routes/board', 'routes/fixture', 'routes/site']);
+    expect(Object.keys(res.body as object).sort()).toEqual(['root', 'routes/board', 'routes/fixture', 'routes/site']);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('names no diagnostic route without the token, and none a cache may keep with it', async () => {
     const without = await manifest('/_diag/slow,/fixture/ada').expect(200);
-    expect(Object.keys(without.body).filter((id) => id.startsWith('diag'))).toEqual([]);
+    expect(Object.keys(without.body as object).filter((id) => id.startsWith('diag'))).toEqual([]);
     expect(without.body).toHaveProperty(['routes/fixture']);
     expect(without.headers['cache-control']).toBe('no-store');
     const withToken = await manifest('/_diag/slow').set(DIAG).expect(200);
-    expect(Object.keys(withToken.body)).toEqual(expect.arrayContaining(['diag', 'diag/slow']));
+    expect(Object.keys(withToken.body as object)).toEqual(expect.arrayContaining(['diag', 'diag/slow']));
     expect(withToken.headers['cache-control']).toBe('no-store');
   });
 
@@ -63,7 +63,10 @@ describe('route discovery', () => {
     afterAll(() => host.close());
 
     it('bounds a request by the header limit: a 431, logged as any refusal', async () => {
-      const raw = await exchange(url, `GET /__manifest?version=${version}&paths=/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const raw = await exchange(
+        url,
+        `GET /__manifest?version=${version}&paths=/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      );
       expect(parseResponse(raw).status).toBe(431);
     });
   });

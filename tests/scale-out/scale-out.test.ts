@@ -57,7 +57,10 @@ if (found.engine === undefined || skipped !== undefined) {
       const contextB = tempDir('rsh-scale-b-');
       copyBuildContext(contextB);
       // The next release: the same app with one more statement, so its client chunks get new hashes.
-      appendFileSync(join(contextB, 'client/router/entry.client.tsx'), '\n(globalThis as Record<string, unknown>).__scaleOutRelease = "b";\n');
+      appendFileSync(
+        join(contextB, 'client/router/entry.client.tsx'),
+        '\n(globalThis as Record<string, unknown>).__scaleOutRelease = "b";\n',
+      );
       for (const [image, context] of [
         [IMAGE_A, contextA],
         [IMAGE_B, contextB],

@@ -65,7 +65,11 @@ function buildTestApp(name: string, env: NodeJS.ProcessEnv): void {
 export function buildOnce(): void {
   const stamp = join(ROOT, STAMP);
   const inputs = BUILD_INPUTS.map((path) => join(ROOT, path)).filter((path) => existsSync(path));
-  const outputs = [stamp, ...BUILD_OUTPUTS.map((path) => join(ROOT, path)), ...testApps().map((name) => join(testAppBuild(name), 'server/react-router.js'))];
+  const outputs = [
+    stamp,
+    ...BUILD_OUTPUTS.map((path) => join(ROOT, path)),
+    ...testApps().map((name) => join(testAppBuild(name), 'server/react-router.js')),
+  ];
   if (outputs.every((path) => existsSync(path)) && statSync(stamp).mtimeMs > Math.max(...inputs.map(newestMtime))) return;
   // The start time, not the end: a source saved while the build runs is newer than the stamp.
   const startedAt = new Date();

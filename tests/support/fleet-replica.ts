@@ -24,12 +24,7 @@ const CONNECT_WITHIN_MS = 5_000;
  * (CACHE_REDIS_URL). Tests of one role or the other may give both roles one test Redis: the host
  * refuses that at boot (two roles, one eviction policy), and the keys never meet. Close it with `close()`.
  */
-export function fleetReplica(
-  stateUrl: string,
-  timeoutMs: number,
-  env: Record<string, string> = {},
-  pagesUrl = stateUrl,
-): FleetReplica {
+export function fleetReplica(stateUrl: string, timeoutMs: number, env: Record<string, string> = {}, pagesUrl = stateUrl): FleetReplica {
   const storeLog = new ServerLog();
   const outages: Record<SharedStore, number> = { state: 0, pages: 0 };
   const logger = createLogger(loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'debug' }), storeLog);

@@ -6,9 +6,13 @@ import config from './react-router.config.ts';
 
 // Built as the host builds an app (../../../vite.config.ts), without the host's own process: the
 // tests run the host from the repository's sources and serve this build.
-export default defineConfig(async () => ({
+export default defineConfig(() => ({
   // The assets' compressed copies too, as production serves them (tests/assets/compression.test.ts).
-  plugins: [...(await reactRouterHost()), errorPageStyles(), precompressAssets()],
+  plugins: [...reactRouterHost(), errorPageStyles(), precompressAssets()],
   logLevel: 'warn' as const,
-  environments: { ssr: { build: { target: 'node22', sourcemap: true, rollupOptions: { input: appServerInputs(import.meta.dirname, config.appDirectory) } } } },
+  environments: {
+    ssr: {
+      build: { target: 'node22', sourcemap: true, rollupOptions: { input: appServerInputs(import.meta.dirname, config.appDirectory) } },
+    },
+  },
 }));

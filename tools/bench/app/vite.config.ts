@@ -5,8 +5,8 @@ import config from './react-router.config.ts';
 
 // Built as the host builds an app (../../../vite.config.ts, as tests/apps/host does): the host's
 // entries where the app has none, so the build the floor serves is the very one the host serves.
-export default defineConfig(async () => ({
-  plugins: [...(await reactRouterHost()), errorPageStyles()],
+export default defineConfig(() => ({
+  plugins: [...reactRouterHost(), errorPageStyles()],
   logLevel: 'warn' as const,
   environments: {
     ssr: { build: { target: 'node22', rollupOptions: { input: appServerInputs(import.meta.dirname, config.appDirectory) } } },

@@ -31,7 +31,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = { name: field('name'), message: field('message') };
   const retryAfter = await limit('board-posts', { limit: POSTS_PER_MINUTE, windowMs: 60_000 });
   if (retryAfter !== undefined) {
-    return data({ values, error: `Too many posts: wait ${retryAfter} s.` }, { status: 429, headers: { 'Retry-After': String(retryAfter) } });
+    return data(
+      { values, error: `Too many posts: wait ${retryAfter} s.` },
+      { status: 429, headers: { 'Retry-After': String(retryAfter) } },
+    );
   }
   if (values.name === '' || values.message === '' || values.name.length > MAX_LENGTH || values.message.length > MAX_LENGTH) {
     return data({ values, error: 'A name and a message, each of 1 to 200 characters.' }, { status: 422 });

@@ -5,7 +5,10 @@ import { calls, visitor } from '../guarded-state.ts';
 
 export function loader({ context }: Route.LoaderArgs) {
   calls.page++;
-  return data({ visitor: context.get(visitor), id: hostOf(context).id }, { headers: { 'X-Loader-Only': '1', 'Set-Cookie': 'p=1; Path=/' } });
+  return data(
+    { visitor: context.get(visitor), id: hostOf(context).id },
+    { headers: { 'X-Loader-Only': '1', 'Set-Cookie': 'p=1; Path=/' } },
+  );
 }
 
 /** React Router's merge: the parent's headers, plus what this route says of its loader's. */
