@@ -176,7 +176,10 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
       ours.add(answer);
       throw answer;
     }
-    return withRuntimeScript(response, render.runtimeScript);
+    // The host's own entry wrote it into React's stream already (./document.tsx).
+    return (entry as { writesRuntimeScript?: unknown }).writesRuntimeScript === true
+      ? response
+      : withRuntimeScript(response, render.runtimeScript);
   };
   const handleError: HandleErrorFunction = (error, args) => {
     if (typeof error === 'object' && error !== null && ours.has(error)) return;

@@ -1,5 +1,6 @@
 import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router';
 import { canonicalPath } from '../../shared/canonical-path.ts';
+import { boundedMemo } from '../../shared/bounded-memo.ts';
 
 // What the host needs of a route before React Router runs it (docs/architecture.md): which
 // methods it answers (a 405 with Allow, RFC 9110 §15.5.6), the limits its action's body is held
@@ -52,9 +53,20 @@ function treeOf(routes: ServerBuild['routes']): TableRoute[] {
 
 export type RouteTable = ReturnType<typeof createRouteTable>;
 
+/**
+ * Paths whose matches (and spellings) a table remembers. React Router's `matchRoutes` flattens and
+ * ranks the whole tree on every call: a tenth of a page's CPU when it ran three times a request
+ * (docs/performance.md). A site's pages are few; a client that sends a new path every time costs
+ * at most this many entries (shared/bounded-memo.ts), and a path past MAX_REMEMBERED_PATH is matched afresh.
+ */
+const REMEMBERED_PATHS = 2_000;
+const MAX_REMEMBERED_PATH = 1_024;
+
 export function createRouteTable(build: ServerBuild) {
   const tree = treeOf(build.routes);
-  const match = (path: string) => matchRoutes(tree, path) as { route: TableRoute; params: Record<string, string | undefined> }[] | null;
+  type Matches = { route: TableRoute; params: Record<string, string | undefined> }[] | null;
+  const match = boundedMemo((path: string) => matchRoutes(tree, path) as Matches, REMEMBERED_PATHS, MAX_REMEMBERED_PATH);
+  const spellingOf = boundedMemo((path: string) => canonicalPath(path, match) ?? path, REMEMBERED_PATHS, MAX_REMEMBERED_PATH);
   return {
     /** The routes `path` (as sent, no query) reaches; `index`: the query names the index route (`?index`). */
     match(path: string, index: boolean): Matched | undefined {
@@ -69,7 +81,7 @@ export function createRouteTable(build: ServerBuild) {
       const resource = typeof leaf.module.default !== 'function';
       const reads = !resource || typeof target.module.loader === 'function' ? READ_METHODS : [];
       const methods = typeof target.module.action === 'function' ? [...reads, ...ACTION_METHODS] : reads;
-      return { leaf, target, resource, methods, spelling: () => canonicalPath(path, match) ?? path };
+      return { leaf, target, resource, methods, spelling: () => spellingOf(path) };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { Transform } from 'node:stream';
 import type { RuntimeConfig } from '../../shared/runtime.ts';
 import { RUNTIME_GLOBAL, serializeForScript } from '../../shared/runtime.ts';
 
@@ -32,7 +33,42 @@ export function runtimeScript(runtime: RuntimeConfig, nonce: string): string {
 const MAX_HEAD_OFFSET = 64 * 1024;
 const HEAD_TAG = /<head(?:\s[^>]*)?>/i;
 
-/** The document's body with `script` after its opening <head> tag. */
+/** Where in the document's first text `script` goes: after its <head> tag, or first; undefined while it may still come. */
+function placeIn(text: string, final: boolean): number | undefined {
+  const head = HEAD_TAG.exec(text);
+  if (head === null && !final && text.length < MAX_HEAD_OFFSET) return undefined;
+  return head === null ? 0 : head.index + head[0].length;
+}
+
+/**
+ * The host's own entry's stream with `script` after the <head> tag (server/render/document.tsx
+ * pipes React into it): placed in Node's stream React writes, where an app's own entry's answer
+ * needs the web stream below, a third of the host's streaming cost on a small page (docs/performance.md).
+ */
+export function runtimeScriptStream(script: string): Transform {
+  let held = '';
+  let placed = false;
+  const place = (stream: Transform, final: boolean) => {
+    const at = placeIn(held, final);
+    if (at === undefined) return;
+    stream.push(held.slice(0, at) + script + held.slice(at));
+    [held, placed] = ['', true];
+  };
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (placed) return done(null, chunk);
+      held += chunk.toString('utf8');
+      place(this, false);
+      done();
+    },
+    flush(done) {
+      if (!placed) place(this, true);
+      done();
+    },
+  });
+}
+
+/** An app's own entry's answer with `script` after its opening <head> tag. */
 export function withRuntimeScript(response: Response, script: string): Response {
   if (response.body === null) return response;
   const encoder = new TextEncoder();
@@ -40,9 +76,8 @@ export function withRuntimeScript(response: Response, script: string): Response 
   let held = '';
   let placed = false;
   const place = (controller: TransformStreamDefaultController<Uint8Array>, text: string, final: boolean) => {
-    const head = HEAD_TAG.exec(text);
-    if (head === null && !final && text.length < MAX_HEAD_OFFSET) return void (held = text);
-    const at = head === null ? 0 : head.index + head[0].length;
+    const at = placeIn(text, final);
+    if (at === undefined) return void (held = text);
     controller.enqueue(encoder.encode(text.slice(0, at) + script + text.slice(at)));
     placed = true;
     held = '';
