@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../../tools/harness/paths.ts';
@@ -46,23 +47,24 @@ function newestMtime(path: string): number {
 
 const testApps = () => readdirSync(TEST_APPS_DIR).filter((name) => existsSync(join(TEST_APPS_DIR, name, 'react-router.config.ts')));
 
-/**
- * A test app, built as `npm run build` builds the demo: React Router's build with the host's Vite
- * plugins (its vite.config.ts), then the host's prerender step over it (server/prerender.ts, APP_BUILD).
- */
-function buildTestApp(name: string, env: NodeJS.ProcessEnv): void {
-  const cwd = join(TEST_APPS_DIR, name);
-  const stdio: ['ignore', 'ignore', 'inherit'] = ['ignore', 'ignore', 'inherit'];
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/@react-router/dev/bin.cjs'), 'build'], { cwd, env, stdio });
-  execFileSync(process.execPath, [join(ROOT, 'dist/server/prerender.js')], { cwd, env: { ...env, APP_BUILD: testAppBuild(name) }, stdio });
-}
+const run = promisify(execFile);
+/** A build's own output is noise in a test run; its errors are what it says on stderr, kept in the thrown error. */
+const quiet = (cwd: string, env: NodeJS.ProcessEnv) => ({ cwd, env, maxBuffer: 64 * 1024 * 1024 });
+
+/** A test app's React Router build with the host's Vite plugins (its vite.config.ts). */
+const buildApp = (name: string, env: NodeJS.ProcessEnv) =>
+  run(process.execPath, [join(ROOT, 'node_modules/@react-router/dev/bin.cjs'), 'build'], quiet(join(TEST_APPS_DIR, name), env));
+/** The host's prerender step over a test app's build (server/prerender.ts, APP_BUILD): needs the host's own build. */
+const prerenderApp = (name: string, env: NodeJS.ProcessEnv) =>
+  run(process.execPath, [join(ROOT, 'dist/server/prerender.js')], quiet(join(TEST_APPS_DIR, name), { ...env, APP_BUILD: testAppBuild(name) }));
 
 /**
  * Builds the demo and the tests' apps unless the last test run's build is newer than everything
- * they were made from: the builds are about 10 s of a run in which nothing else can start, and most
- * runs change no source (one test file, or the suite again). Delete dist/ to force a build.
+ * they were made from: most runs change no source (one test file, or the suite again). The demo's
+ * build (which makes the host's) and the apps' run side by side on the machine's two cores, then
+ * each app's prerender step. Delete dist/ to force a build.
  */
-export function buildOnce(): void {
+export async function buildOnce(): Promise<void> {
   const stamp = join(ROOT, STAMP);
   const inputs = BUILD_INPUTS.map((path) => join(ROOT, path)).filter((path) => existsSync(path));
   const outputs = [
@@ -74,8 +76,11 @@ export function buildOnce(): void {
   // The start time, not the end: a source saved while the build runs is newer than the stamp.
   const startedAt = new Date();
   const env = { ...process.env, NODE_ENV: 'production' };
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (const name of testApps()) buildTestApp(name, env);
+  const apps = async () => {
+    for (const name of testApps()) await buildApp(name, env);
+  };
+  await Promise.all([run('npm', ['run', 'build'], quiet(ROOT, env)), apps()]);
+  await Promise.all(testApps().map((name) => prerenderApp(name, env)));
   writeFileSync(stamp, '');
   utimesSync(stamp, startedAt, startedAt);
 }

@@ -10,8 +10,8 @@ import { buildOnce } from './build-once.ts';
  * still listed at the end is killed, so no server outlives `npm test`, even one whose worker was
  * killed by a signal.
  */
-export default function setup(): () => void {
-  buildOnce();
+export default async function setup(): Promise<() => void> {
+  await buildOnce();
   const dir = mkdtempSync(join(tmpdir(), 'react-ssr-host-groups-'));
   process.env[PROCESS_GROUPS_DIR_ENV] = dir;
   return () => {
