@@ -11,7 +11,10 @@ import { COMPRESS_BEST, MIN_COMPRESSED_BYTES } from '../server/assets/best-compr
 const COMPRESSIBLE_ASSET = /\.(?:js|mjs|css|svg|map|json|txt|html|xml|webmanifest)$/;
 
 /** zlib's defaults: the same kind of files, made in a fraction of the time, for the tests' apps (tests/apps/host/vite.config.ts). */
-const COMPRESS_QUICK = { br: (bytes: Buffer) => Promise.resolve(brotliCompressSync(bytes)), gzip: (bytes: Buffer) => Promise.resolve(gzipSync(bytes)) };
+const COMPRESS_QUICK = {
+  br: (bytes: Buffer) => Promise.resolve(brotliCompressSync(bytes)),
+  gzip: (bytes: Buffer) => Promise.resolve(gzipSync(bytes)),
+};
 
 /**
  * Writes `<file>.br` and `<file>.gz` beside each text asset of the client build. Built assets

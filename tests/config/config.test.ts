@@ -30,7 +30,15 @@ describe('configuration', () => {
   });
 
   it('names every variable server/config/config.ts and its readers read', () => {
-    const source = ['config.ts', 'config-values.ts', 'body-limits.ts', 'trust-proxy.ts', 'cache-config.ts', 'csp-sources.ts', 'sentry-config.ts']
+    const source = [
+      'config.ts',
+      'config-values.ts',
+      'body-limits.ts',
+      'trust-proxy.ts',
+      'cache-config.ts',
+      'csp-sources.ts',
+      'sentry-config.ts',
+    ]
       .map((file) => `server/config/${file}`)
       .map((file) => readFileSync(join(ROOT, file), 'utf8'))
       .join('\n');

@@ -56,7 +56,11 @@ const buildApp = (name: string, env: NodeJS.ProcessEnv) =>
   run(process.execPath, [join(ROOT, 'node_modules/@react-router/dev/bin.cjs'), 'build'], quiet(join(TEST_APPS_DIR, name), env));
 /** The host's prerender step over a test app's build (server/prerender.ts, APP_BUILD): needs the host's own build. */
 const prerenderApp = (name: string, env: NodeJS.ProcessEnv) =>
-  run(process.execPath, [join(ROOT, 'dist/server/prerender.js')], quiet(join(TEST_APPS_DIR, name), { ...env, APP_BUILD: testAppBuild(name) }));
+  run(
+    process.execPath,
+    [join(ROOT, 'dist/server/prerender.js')],
+    quiet(join(TEST_APPS_DIR, name), { ...env, APP_BUILD: testAppBuild(name) }),
+  );
 
 /**
  * Builds the demo and the tests' apps unless the last test run's build is newer than everything
