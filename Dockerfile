@@ -32,8 +32,11 @@ FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The node-linux-* packages are optional dependencies (so other platforms skip them), which
-# --omit=dev keeps: they are removed, and the image runs its own `node`, the base's.
-RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/node-linux-* node_modules/.bin/node
+# --omit=dev keeps: they are removed, and the image runs its own `node`, the base's. TypeScript
+# is an optional peer of @react-router/node (for its types), which --omit=dev keeps too since
+# the build installs it: nothing at run time reads it.
+RUN npm ci --omit=dev --no-audit --no-fund \
+  && rm -rf node_modules/node-linux-* node_modules/.bin/node node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver
 
 # --- runtime: package.json (ESM "type": "module"), production
 # node_modules and dist/, nothing else. COPY leaves them owned by root and world-readable:
