@@ -1,7 +1,6 @@
 import { abortableDelay } from '../../../shared/host.ts';
-import type { LoaderFunctionArgs } from 'react-router';
+import { useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { delayParam } from './delay.ts';
-import type { Route } from './+types/slow-loader';
 import { LoaderMessage } from './loader-message.tsx';
 
 /** Holds the whole page for `ms`: a navigation to it shows what a slow loader does. */
@@ -11,6 +10,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { message: `The loader took ${ms} ms.` };
 }
 
-export default function SlowLoader({ loaderData }: Route.ComponentProps) {
-  return <LoaderMessage message={loaderData.message} />;
+export default function SlowLoader() {
+  return <LoaderMessage message={useLoaderData<typeof loader>().message} />;
 }

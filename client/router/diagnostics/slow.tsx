@@ -1,8 +1,7 @@
 import { Suspense } from 'react';
-import { Await, type LoaderFunctionArgs } from 'react-router';
+import { Await, useLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { abortableDelay } from '../../../shared/host.ts';
 import { delayParam } from './delay.ts';
-import type { Route } from './+types/slow';
 
 /** A shell at once, then one section after `ms`: the streamed page the benchmark measures. */
 export function loader({ request }: LoaderFunctionArgs) {
@@ -10,8 +9,8 @@ export function loader({ request }: LoaderFunctionArgs) {
   return { ms, done: abortableDelay(ms, request.signal).then(() => ms) };
 }
 
-export default function Slow({ loaderData }: Route.ComponentProps) {
-  const { ms, done } = loaderData;
+export default function Slow() {
+  const { ms, done } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Diagnostic: slow stream</h1>

@@ -1,6 +1,5 @@
-import { data, Form } from 'react-router';
+import { data, Form, useActionData, type ActionFunctionArgs } from 'react-router';
 import { hostOf, parseFormData, type BodyLimits } from '../../../shared/host.ts';
-import type { Route } from './+types/upload';
 
 // A form with a file whose limit is this route's own: a file over it keeps the typed title and
 // shows a field error (a 422), where a 413 would lose them. An operator posts a file here to see
@@ -12,7 +11,7 @@ export const bodyLimits = { maxFileBytes: 64 * 1024 } satisfies Partial<BodyLimi
 const KIB = 1024;
 const kib = (bytes: number) => `${Math.ceil(bytes / KIB)} KB`;
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const { fields, files, tooLarge } = await parseFormData(request, hostOf(context).bodyLimits);
   const values = { title: fields.get('title') ?? '' };
   const [over] = tooLarge;
@@ -25,7 +24,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** A title and a file: a file over the route's limit keeps the title and says why, with and without JavaScript. */
-export default function Upload({ actionData: answer }: Route.ComponentProps) {
+export default function Upload() {
+  const answer = useActionData<typeof action>();
   const error = answer !== undefined && 'errors' in answer ? answer.errors.attachment : undefined;
   const saved = answer !== undefined && 'saved' in answer ? answer.saved : undefined;
   const title = answer !== undefined && 'values' in answer ? answer.values.title : undefined;
