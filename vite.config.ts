@@ -8,6 +8,15 @@ import reactRouterConfig from './react-router.config.ts';
 // plugin builds the app from react-router.config.ts (client/ into dist/client, its server build
 // into dist/server/react-router.js), and the host's process is built beside it into
 // dist/server/index.js (vite/react-router-host.ts says what the host changes of React Router's build).
+/** Where `npm start`, the image and the build's prerender step find the build (server/index.ts, Dockerfile). */
+const BUILD_DIRECTORY = 'dist';
+if (reactRouterConfig.buildDirectory !== BUILD_DIRECTORY) {
+  // Said here, in one line: the build would go elsewhere and its next step fail on a missing file with a stack.
+  throw new Error(
+    `react-router.config.ts: set buildDirectory: '${BUILD_DIRECTORY}' (it is ${JSON.stringify(reactRouterConfig.buildDirectory)}): the host builds and serves the app from dist/ (docs/upgrading.md)`,
+  );
+}
+
 export default defineConfig(() => ({
   plugins: [...reactRouterHost(), errorPageStyles(), precompressAssets()],
   environments: {

@@ -32,7 +32,8 @@ export interface LoadReport {
 }
 
 const ASSET = /(?:src|href)="(\/assets\/[^"]+)"/g;
-const ENTRY = /<script type="module" src="\/assets\/([^"]+)"/;
+/** React Router's entry: the page's first modulepreload (an inline module script imports it). */
+const ENTRY = /<link rel="modulepreload" href="\/assets\/([^"]+)"/;
 
 export function startLoad(url: string, options: { workers: number; pauseMs: number }) {
   const report: LoadReport = {

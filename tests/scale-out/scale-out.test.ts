@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyBuildContext, findEngine } from '../container/engine.ts';
+import { entryScript } from '../../tools/bench/measure.ts';
 import { pageDigest } from '../../tools/harness/digests.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { sleep } from '../../tools/harness/net.ts';
@@ -192,7 +193,8 @@ if (found.engine === undefined || skipped !== undefined) {
     /** Mid-roll: the new release's entry chunk, which the old image never had, is served by the old replica. */
     async function expectSkewServed(newReplica: Replica, oldReplica: Replica): Promise<void> {
       const page = await fetchOnce(`http://127.0.0.1:${newReplica.port}/`);
-      const entry = /<script type="module" src="(\/assets\/[^"]+)"/.exec(page.body)![1]!;
+      // React Router's entry: the page's first modulepreload (it imports it from an inline module script).
+      const entry = entryScript(page.body);
       expect((await engine.run(['exec', oldReplica.name, 'test', '-e', `/app/dist/client${entry}`])).code).not.toBe(0);
       const fromOld = await fetchOnce(`http://127.0.0.1:${oldReplica.port}${entry}`);
       expect(fromOld.status).toBe(200);
