@@ -82,8 +82,11 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
     const { pagePath, forData } = pagePathOf(path);
     const reads = READ_METHODS.includes(req.method);
     const matched = table.match(pagePath, new URLSearchParams(query).has('index'));
-    // The app's 404 is a page: a client of the API (a path under /api/, or one asking for JSON) gets the host's JSON 404.
-    if (matched === undefined && !forData && wantsJson(req, res)) return next(notFound());
+    // The app's 404 is a page: a client of the API (a path under /api/, or one asking for JSON) gets
+    // the host's JSON 404 instead; and where the app's root has no boundary to show one, the host's
+    // 404 page is the answer anyway (./host-build.ts), given without running React Router.
+    if (matched === undefined && !forData && manifest === undefined && (table.hostAnswersUnmatched || wantsJson(req, res)))
+      return next(notFound());
     if (matched !== undefined) {
       res.locals.route = `${matched.resource ? 'resource' : forData ? 'data' : 'page'}:${matched.leaf.id}`;
       if (matched.resource) res.locals.api = true;

@@ -67,7 +67,14 @@ export function createRouteTable(build: ServerBuild) {
   type Matches = { route: TableRoute; params: Record<string, string | undefined> }[] | null;
   const match = boundedMemo((path: string) => matchRoutes(tree, path) as Matches, REMEMBERED_PATHS, MAX_REMEMBERED_PATH);
   const spellingOf = boundedMemo((path: string) => canonicalPath(path, match) ?? path, REMEMBERED_PATHS, MAX_REMEMBERED_PATH);
+  const root = build.routes.root?.module as Module | undefined;
   return {
+    /**
+     * Whether a document no route matches is the host's own 404 page whatever React Router does:
+     * the app's root has no ErrorBoundary to show it (./host-build.ts answers in its place) and no
+     * middleware that would run first. Then the host answers it without running React Router.
+     */
+    hostAnswersUnmatched: root !== undefined && typeof root.ErrorBoundary !== 'function' && root.middleware === undefined,
     /** The routes `path` (as sent, no query) reaches; `index`: the query names the index route (`?index`). */
     match(path: string, index: boolean): Matched | undefined {
       const matches = match(path);

@@ -47,6 +47,8 @@ export const appBuild = (app: AppName = 'host'): AppBuild => builds[app];
 export interface TestAppOptions {
   /** Which app it serves: `host` unless told. */
   app?: AppName;
+  /** A build made from one of those (an app's variant a test needs): served in place of `app`'s. */
+  build?: AppBuild;
   /** Serves the pages its build prerendered, as the process does (server/index.ts). */
   prerendered?: boolean;
   /** Shortens the 429 summary's window, for tests that wait for it to close. */
@@ -89,7 +91,7 @@ export function createTestApp(env: Record<string, string> = {}, deps: Partial<Ap
   });
   const logs = new ServerLog();
   const logger = createLogger(config, logs);
-  const build = builds[options.app ?? 'host'];
+  const build = options.build ?? builds[options.app ?? 'host'];
   const frontend = createProdFrontend(build);
   const refusals = deps.refusals ?? createRefusalSummary(logger, options.refusalWindowMs);
   const db = deps.db ?? openDatabase(config.databasePath, build.migrations).db;
