@@ -105,9 +105,9 @@ describe('bench and soak scripts', () => {
         keepAlive: true,
       });
     const warmUp = await traffic();
-    const warm = await settledSample(server, TEST_SETTLE_MS);
+    const warm = await settledSample(server, TEST_SETTLE_MS, 0);
     const outcomes = await traffic();
-    const end = await settledSample(server, TEST_SETTLE_MS);
+    const end = await settledSample(server, TEST_SETTLE_MS, 0);
     const load = await loadRoute(server.pid, `${server.url}/healthz`, {}, 200, TEST_LOAD);
     const drain = await sigtermUnderLoad(server, mix);
     await server.exited;
