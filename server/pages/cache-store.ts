@@ -19,6 +19,8 @@ export interface CacheEntry {
   vary: Readonly<Record<string, string>>;
   /** Its markers' id (page-template.ts): values are filled where those stand, and nowhere else. */
   marker: string;
+  /** The route label of the render it holds (`page:pages/about`, `data:…`): a HIT's access line names it, as the render's did. */
+  route: string;
 }
 
 /** What an invalidation did: how many entries this store held, and whether the store said so (false: it did not answer in time). */

@@ -164,7 +164,8 @@ export function createPageCache(deps: PageCacheDeps) {
       return (tell(spec, `its path has ${MAX_VARIANTS_PER_PATH} variants stored already`), false);
     const vary = Object.fromEntries(names.map((name) => [name, headerValue(req, name)]));
     const entry = { status: facts.status, headers: facts.headers, body, storedAt: now(), revalidateMs: policy.revalidateMs, vary };
-    await store.set(key, { ...entry, path, tags: policy.tags, marker: spec.marker });
+    const route = `${spec.kind === 'data' ? 'data' : 'page'}:${spec.routeId}`;
+    await store.set(key, { ...entry, path, tags: policy.tags, marker: spec.marker, route });
     remember(known.varyNames, baseKey(spec), names);
     return true;
   }
@@ -210,6 +211,8 @@ export function createPageCache(deps: PageCacheDeps) {
     async serve(key: LookupKey, req: Request, res: Response, values: PageValues, work: () => Promise<boolean>): Promise<boolean> {
       const entry = await lookup(key, req);
       if (entry === undefined) return false;
+      // Answered before any route is matched: the entry names the route its render had.
+      res.locals.route = entry.route;
       const age = now() - entry.storedAt;
       const fresh = age < entry.revalidateMs;
       if (!fresh) regenerate(entry, keyFor(key, Object.keys(entry.vary), req)!, work);

@@ -28,7 +28,7 @@ function isHeaders(value: unknown, lowercase: boolean): value is Record<string, 
 /** Why `value` is not an entry this host wrote, or undefined when it is one. */
 function problemOf(value: unknown): string | undefined {
   if (!isRecord(value)) return 'not an object';
-  const { status, headers, body, storedAt, revalidateMs, path, tags, vary, marker } = value;
+  const { status, headers, body, storedAt, revalidateMs, path, tags, vary, marker, route } = value;
   if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 299) return 'a status outside 2xx';
   if (!isHeaders(headers, false) || Object.keys(headers).some((name) => name.toLowerCase() === 'set-cookie'))
     return 'headers that cannot be written';
@@ -38,6 +38,7 @@ function problemOf(value: unknown): string | undefined {
   if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string')) return 'tags that are not names';
   if (!isHeaders(vary, true)) return 'read headers that are not headers';
   if (typeof marker !== 'string' || !MARKER_ID.test(marker)) return 'no markers of its own';
+  if (typeof route !== 'string' || route === '') return 'no route';
   return undefined;
 }
 

@@ -93,6 +93,7 @@ describe('an entry in Redis this host did not write', () => {
       tags: [],
       vary: {},
       marker,
+      route: 'page:routes/cached',
     });
     const shapes: Record<string, string> = {
       empty: '{}',
@@ -110,6 +111,7 @@ describe('an entry in Redis this host did not write', () => {
       times: JSON.stringify({ ...good(), storedAt: 'now' }),
       vary: JSON.stringify({ ...good(), vary: { 'Accept-Language': 7 } }),
       marker: JSON.stringify({ ...good(), marker: '<script>' }),
+      route: JSON.stringify({ ...good(), route: 7 }),
     };
     try {
       for (const [shape, raw] of Object.entries(shapes)) {

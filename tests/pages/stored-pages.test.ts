@@ -28,7 +28,7 @@ function host() {
 
 describe('a page whose route asks to be reused', () => {
   it('is rendered once, then answered from the store with x-cache HIT and Age, without rendering', async () => {
-    const { app, clock } = host();
+    const { app, clock, logs } = host();
     const before = cachedFixture.renders;
     const first = await request(app).get('/cached').expect(200);
     expect(first.headers['x-cache']).toBe('MISS');
@@ -38,6 +38,8 @@ describe('a page whose route asks to be reused', () => {
     expect(second.headers.age).toBe('3');
     expect(cachedFixture.renders).toBe(before + 1);
     expect(textOf(second)).toContain(`render ${before + 1} for anyone`);
+    // Its access line names the route the render had, though no route was matched for it.
+    expect(logs.access(String(second.headers['x-request-id']))?.route).toBe('page:routes/cached');
   });
 
   it('fills each answer’s own nonce, request id and host name into the stored page; nothing of another answer stays', async () => {
