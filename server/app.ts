@@ -139,6 +139,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     revalidate: cache?.revalidate,
     build: () => deps.frontend.loadBuild(),
     buildId: deps.frontend.build,
+    inlineStyles: deps.frontend.inlineStyles,
     logger: deps.logger,
     db: deps.db,
     limits: createClientLimits(deps.windows),

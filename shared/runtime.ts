@@ -1,5 +1,5 @@
 // What the server tells the browser about this page, written into the document as JSON by the
-// host (server/render/runtime-script.ts), whatever the app's own entry: the host's browser code
+// host (server/render/document-head.ts), whatever the app's own entry: the host's browser code
 // (client/router/) and the error texts read it.
 
 /** The server request's trace (Sentry's sentry-trace and baggage), continued by the browser. */

@@ -12,6 +12,7 @@ import { ASSETS_ROUTE } from '../observe/route-label.ts';
 import type { Migration } from '../../shared/database.ts';
 import type { AppBuild } from './app-build.ts';
 import { APP_MODULES } from './app-modules.ts';
+import { inlineStylesOf, type InlineStyles } from './inline-styles.ts';
 
 // The one place where dev and production differ: where the client's files come from and how
 // the app's build (React Router's ServerBuild) is loaded. Dev-only packages (vite) are imported dynamically.
@@ -26,6 +27,8 @@ export interface Frontend {
   readonly build: string;
   /** The app's build: the one built, or in development the latest edit's. */
   loadBuild(): Promise<ServerBuild>;
+  /** Built only: the stylesheets documents carry written in (server/render/document-head.ts). */
+  readonly inlineStyles?: InlineStyles;
   /** Built only: maps a failure's stack to the source files through the shipped source maps. */
   fixStack?(error: unknown): void;
   close(): Promise<void>;
@@ -86,6 +89,7 @@ export function createProdFrontend(
     instrumentation,
     build: serverBuild.assets.version,
     loadBuild: () => Promise.resolve(serverBuild),
+    inlineStyles: inlineStylesOf(join(clientDir, 'assets'), ASSETS),
     fixStack,
     close: () => Promise.resolve(),
   };

@@ -4,7 +4,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router';
 import { HostnameContext } from '../../shared/host-boundary.tsx';
 import { renderOf } from './render-context.ts';
-import { runtimeScriptStream } from './runtime-script.ts';
+import { documentHeadStream } from './document-head.ts';
 
 // The document of every page whose app has no entry.server of its own (vite/react-router-host.ts
 // puts it where React Router would put its default, @react-router/dev's default entry.server for Node,
@@ -14,10 +14,10 @@ import { runtimeScriptStream } from './runtime-script.ts';
 // (../edge/request-deadline.ts). A section that fails after the shell gets the failure's digest, which
 // React writes into the page and hands the browser as `error.digest` (shared/digest-proof.ts).
 // A crawler gets the whole page at once (https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation).
-// The runtime script goes after <head> here, in React's own stream (./runtime-script.ts).
+// The host's additions to the head go in here, in React's own stream (./document-head.ts).
 
-/** Tells ./host-build.ts that this entry writes the runtime script itself: an app's own entry gets it written into its answer. */
-export const writesRuntimeScript = true;
+/** Tells ./host-build.ts that this entry writes the head's additions itself: an app's own entry gets them written into its answer. */
+export const writesDocumentHead = true;
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 
@@ -46,7 +46,7 @@ export default function handleRequest(
         resolve(new Response(null, { headers: responseHeaders, status }));
         return abort();
       }
-      const body = render === undefined ? new PassThrough() : runtimeScriptStream(render.runtimeScript);
+      const body = render === undefined ? new PassThrough() : documentHeadStream(render.head);
       resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status }));
       pipe(body);
     };

@@ -6,7 +6,7 @@ import { httpError, notFound, StreamTimeoutError } from '../failures/errors.ts';
 import type { Recorded } from '../failures/recorder.ts';
 import { publicMessage } from '../failures/error-status.ts';
 import { renderOf, type RenderContext } from './render-context.ts';
-import { withRuntimeScript } from './runtime-script.ts';
+import { withDocumentHead } from './document-head.ts';
 import { watchedRequest } from './watched-request.ts';
 import { isInstance } from '../failures/thrown-value.ts';
 
@@ -177,9 +177,7 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
       throw answer;
     }
     // The host's own entry wrote it into React's stream already (./document.tsx).
-    return (entry as { writesRuntimeScript?: unknown }).writesRuntimeScript === true
-      ? response
-      : withRuntimeScript(response, render.runtimeScript);
+    return (entry as { writesDocumentHead?: unknown }).writesDocumentHead === true ? response : withDocumentHead(response, render.head);
   };
   const handleError: HandleErrorFunction = (error, args) => {
     if (typeof error === 'object' && error !== null && ours.has(error)) return;

@@ -14,7 +14,8 @@ import { requestContext, type RequestContextDeps } from './request-context.ts';
 import type { Deadline } from '../edge/request-deadline.ts';
 import type { RenderContext } from './render-context.ts';
 import { isSameOriginTarget } from './redirect-target.ts';
-import { runtimeScript } from './runtime-script.ts';
+import { runtimeScript } from './document-head.ts';
+import type { InlineStyles } from '../assets/inline-styles.ts';
 import { createRouteTable, type RouteTable } from './route-table.ts';
 import { withoutDiagnostics } from './public-build.ts';
 
@@ -32,6 +33,8 @@ export interface RendererDeps extends RequestContextDeps {
   build(): Promise<ServerBuild>;
   /** The build id the browser is told (shared/runtime.ts). */
   buildId: string;
+  /** The built stylesheets written into documents (./document-head.ts); none in development. */
+  inlineStyles?: InlineStyles;
   traceMeta?: () => TraceMeta | undefined;
 }
 
@@ -138,10 +141,14 @@ export function createPageRenderer(deps: RendererDeps) {
         },
         refusedRedirect: (location: string) =>
           isSameOriginTarget(location, url.origin) ? undefined : new CrossOriginRedirectError(location),
-        runtimeScript: runtimeScript(
-          { hostname: values.hostname, build: deps.buildId, requestId: values.requestId, trace: values.trace, sentry },
-          values.nonce,
-        ),
+        head: {
+          script: runtimeScript(
+            { hostname: values.hostname, build: deps.buildId, requestId: values.requestId, trace: values.trace, sentry },
+            values.nonce,
+          ),
+          nonce: values.nonce,
+          styles: deps.inlineStyles,
+        },
         headerReads: request.headerReads,
         loadersTimedOut() {
           if (loaderTimeout === undefined) {

@@ -1,6 +1,7 @@
 import { createContext, type RouterContextProvider } from 'react-router';
 import type { Recorded } from '../failures/recorder.ts';
 import type { Deadline } from '../edge/request-deadline.ts';
+import type { DocumentHead } from './document-head.ts';
 
 // What the host's wrappers of the app's build (./host-build.ts) and its document entry
 // (./document.tsx) need of the request they run for: set by the Express adapter
@@ -22,8 +23,8 @@ export interface RenderContext {
   refusedRedirect(location: string): Error | undefined;
   /** A crawler gets the whole page at once; a browser, the shell first (React's onAllReady and onShellReady). */
   bot: boolean;
-  /** The runtime data the browser reads (shared/runtime.ts), as a script for the document's head. */
-  runtimeScript: string;
+  /** What the host writes into the document's head (./document-head.ts): the runtime script, the inlined stylesheets. */
+  head: DocumentHead;
   /** Where the names of the request headers the app's loaders read go, for a page that may be stored (server/pages/cache-capture.ts). */
   headerReads?: Set<string>;
   /**

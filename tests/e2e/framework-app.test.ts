@@ -24,11 +24,14 @@ describe('a framework-mode app on the host', () => {
     expect(scripts.filter((tag) => !tag.includes(`nonce="${nonce}"`))).toEqual([]);
     expect(home.text).toMatch(/^<!DOCTYPE html><html lang="en">/);
     expect(home.text).toContain('<title>Contacts</title>');
-    const stylesheet = /<link[^>]* rel="stylesheet" href="(\/assets\/app-[\w-]+\.css)"/.exec(home.text)?.[1];
+    const [link, stylesheet] = /<link[^>]* rel="stylesheet" href="(\/assets\/app-[\w-]+\.css)"[^>]*>/.exec(home.text) ?? [];
     expect(stylesheet).toBeDefined();
     const css = await request(app).get(stylesheet!).expect(200);
     expect(css.headers['content-type']).toMatch(/^text\/css/);
     expect(css.text).toContain('list-style:square');
+    // Written into the document too, where its entry's stream passed the host (the link kept for hydration, unblocking).
+    expect(link).toContain(' media="print"');
+    expect(home.text).toContain(`<style nonce="${nonce}">${css.text}</style>${link}`);
   });
 
   it('gives components their props: loaderData, params and matches', async () => {

@@ -51,6 +51,25 @@ describe('pages of the app', () => {
     expect(preloads.some((href) => /\/(home|cached)-/.test(href))).toBe(false);
   });
 
+  it('writes the build’s stylesheets into the document and preloads modules at low priority: the first paint waits for no request', async () => {
+    const res = await request(host.app).get('/fixture/ada').expect(200);
+    const nonce = /'nonce-([^']+)'/.exec(String(res.headers['content-security-policy']))![1]!;
+    const head = res.text.slice(0, res.text.indexOf('</head>'));
+    const links = [...head.matchAll(/<link\b[^>]*>/g)].map(([tag]) => tag);
+    const sheets = links.filter((tag) => tag.includes('rel="stylesheet"'));
+    expect(sheets.length).toBeGreaterThan(0);
+    for (const sheet of sheets) {
+      // The link stays for React to hydrate, as `print`: fetched without holding the paint.
+      expect(sheet).toContain('media="print"');
+      const href = /href="([^"]+)"/.exec(sheet)![1]!;
+      const css = (await request(host.app).get(href).expect(200)).text;
+      expect(head).toContain(`<style nonce="${nonce}">${css}</style>${sheet}`);
+    }
+    const preloads = links.filter((tag) => tag.includes('rel="modulepreload"'));
+    expect(preloads.length).toBeGreaterThan(0);
+    for (const preload of preloads) expect(preload).toContain('fetchpriority="low"');
+  });
+
   it('a layout’s loader runs once per request, and the page below it once', async () => {
     const before = { ...guardedCalls };
     await request(host.app).get('/guarded').set('x-let-in', 'Ada').expect(200);
