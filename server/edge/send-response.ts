@@ -54,6 +54,20 @@ export function sendResponse(res: ExpressResponse, response: Response, { perUser
   // each is sent as it is written (server/assets/compress-responses.ts).
   const flush = (res as ExpressResponse & { flush?: () => void }).flush;
   if (flush !== undefined) body.on('data', () => flush.call(res));
+  // What React writes in one go (a shell is several chunks) goes out in one write to the socket:
+  // corked from the first chunk until this turn of the event loop is done, as React Router's
+  // own adapter gets by pulling what its stream gathered (@react-router/node's StreamPump).
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
+  body.on('data', () => {
+    if (corked) return;
+    corked = true;
+    res.cork();
+    setImmediate(uncork);
+  });
   // The client left: stop reading the render.
   res.on('close', () => body.destroy());
   body.pipe(res);

@@ -49,7 +49,13 @@ const HEAD_TAG = /<head(?:\s[^>]*)?>/i;
 const HEAD_END = /<\/head\s*>/i;
 /** React writes every attribute value double-quoted, `&` `"` `<` `>` escaped. */
 const LINK_TAG = /<link\b([^>]*?)(\/?)>/gi;
-const attributeOf = (attributes: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`, 'i').exec(attributes)?.[1];
+const ATTRIBUTES = {
+  rel: /\srel="([^"]*)"/i,
+  href: /\shref="([^"]*)"/i,
+  media: /\smedia="([^"]*)"/i,
+  fetchpriority: /\sfetchpriority="([^"]*)"/i,
+};
+const attributeOf = (attributes: string, name: keyof typeof ATTRIBUTES) => ATTRIBUTES[name].exec(attributes)?.[1];
 
 /** The head's links, as this answer writes them. */
 function editLinks(head: string, { nonce, styles }: DocumentHead): string {
