@@ -4,11 +4,11 @@ import { appBuild } from './test-app.ts';
 // tests/apps/host/app/*.server.ts gets a copy of its own, not the one in the built bundle, so
 // they are read through the route modules of the build the host serves.
 
-type CachedFixture = { renders: number; fail: boolean; gone: boolean };
+type CachedFixture = { renders: number; fail: boolean; gone: boolean; hold: Promise<void> | undefined };
 
 const moduleOf = (id: string) => appBuild().serverBuild.routes[id]!.module as unknown as Record<string, unknown>;
 
-/** The cached page's render count and failure switches (tests/apps/host/app/routes/cached.tsx). */
+/** The cached page's render count, failure switches and hold (tests/apps/host/app/routes/cached.tsx). */
 export const cachedFixture = moduleOf('routes/cached').cachedFixture as CachedFixture;
 
 /** What the guarded routes' loaders ran (tests/apps/host/app/routes/guarded-layout.tsx). */

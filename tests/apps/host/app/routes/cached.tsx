@@ -10,17 +10,19 @@ import type { Route } from './+types/cached';
  * Exported from the route module, so tests reach the host's copy through the build
  * (tests/support/fixture-state.ts); the browser's copy is never read.
  */
-export const cachedFixture = { renders: 0, fail: false, gone: false };
+export const cachedFixture = { renders: 0, fail: false, gone: false, hold: undefined as Promise<void> | undefined };
 
 export const cache = { revalidate: 10, tags: ['cached-fixture'] };
 
 /**
  * `?session` reads the visitor's name from the session (never stored); otherwise nothing of the
  * visitor. `?etag` gives the page a validator of its own, the render's number. `?say=` is text
- * the page shows as content, as a guestbook shows a message.
+ * the page shows as content, as a guestbook shows a message. While `hold` is set, a render waits
+ * for it once counted: a regeneration kept in flight while a test sends requests.
  */
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   cachedFixture.renders += 1;
+  if (cachedFixture.hold) await cachedFixture.hold;
   if (cachedFixture.fail) throw new Error('The cached fixture failed while it was rendered anew');
   if (cachedFixture.gone) throw data(null, { status: 404 });
   const query = new URL(request.url).searchParams;
