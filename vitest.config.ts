@@ -12,10 +12,10 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    // Two cores, and the suite is CPU-bound (both busy ~95% of the run): a third worker fills
-    // the gaps while the others wait on a spawned server or Chromium (two full runs: 65 s
-    // against 74 s). The timing-bound log-volume test that once made three flaky was fixed.
-    maxWorkers: 3,
+    // Two cores, and workers wait on spawned servers, Chromium and fixed delays: with three the
+    // run used 1.4 cores on average, and a fourth fills more of the gaps (2026-11-27, builds
+    // cached: 88 s wall with three, 78-81 s with four, 82 s with five).
+    maxWorkers: 4,
     // Test files share their worker's module cache instead of importing React, the renderer and
     // the host again each (imports were a third of the run): every test builds its own app,
     // and no test changes a module's state or the environment.
