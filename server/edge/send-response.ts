@@ -1,5 +1,5 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 // The host's answers onto the Express response: React Router's (a Fetch Response: a page, a
@@ -49,28 +49,52 @@ export function sendResponse(res: ExpressResponse, response: Response, { perUser
   const source = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
   // A body that fails mid-way cannot become an error page any more: the connection is cut.
   source.on('error', () => res.destroy());
-  const body = through === undefined ? source : through(source);
+  const streamed = through === undefined ? source : through(source);
+  const body = streamed.pipe(oneWritePerTurn());
   // Compressed, a streamed section or a line of data would wait in the compressor for the next:
   // each is sent as it is written (server/assets/compress-responses.ts).
   const flush = (res as ExpressResponse & { flush?: () => void }).flush;
   if (flush !== undefined) body.on('data', () => flush.call(res));
-  // What React writes in one go (a shell is several chunks) goes out in one write to the socket:
-  // corked from the first chunk until this turn of the event loop is done, as React Router's
-  // own adapter gets by pulling what its stream gathered (@react-router/node's StreamPump).
-  let corked = false;
-  const uncork = () => {
-    corked = false;
-    res.uncork();
-  };
-  body.on('data', () => {
-    if (corked) return;
-    corked = true;
-    res.cork();
-    setImmediate(uncork);
-  });
   // The client left: stop reading the render.
-  res.on('close', () => body.destroy());
+  res.on('close', () => {
+    body.destroy();
+    streamed.destroy();
+  });
   body.pipe(res);
+}
+
+/**
+ * What React writes in one go (a shell is several chunks) passed on as one chunk, so it goes to
+ * the socket in one write: what came in one turn of the event loop, at its end (setImmediate),
+ * as React Router's own adapter gets by pulling what its stream gathered (@react-router/node's
+ * StreamPump). A section streamed later is a turn, and a write, of its own. The error page in a
+ * bench app's boundary went out in five syscalls before, two now (docs/performance.md).
+ */
+function oneWritePerTurn(): Transform {
+  let held: Buffer[] = [];
+  let scheduled = false;
+  const release = () => {
+    scheduled = false;
+    if (held.length === 0) return;
+    const chunk = held.length === 1 ? held[0]! : Buffer.concat(held);
+    held = [];
+    gather.push(chunk);
+  };
+  const gather = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      held.push(chunk);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(release);
+      }
+      done();
+    },
+    flush(done) {
+      release();
+      done();
+    },
+  });
+  return gather;
 }
 
 const HTML_TYPE = 'text/html; charset=utf-8';
