@@ -28,11 +28,13 @@ export interface AppServerOptions {
   serverEntry?: string;
   /** Another app's build for the host to serve (APP_BUILD: the bench's app, tools/bench/bench-app.ts); the demo by default. */
   appBuild?: string;
+  /** Node's own options before the entry (the soak's inspector: tools/soak/live-heap.ts). */
+  nodeArgs?: readonly string[];
 }
 
 export async function startAppServer(options: AppServerOptions): Promise<RunningServer> {
   return spawnServer({
-    command: ['node', options.serverEntry ?? (await buildSnapshot()).serverEntry],
+    command: ['node', ...(options.nodeArgs ?? []), options.serverEntry ?? (await buildSnapshot()).serverEntry],
     env: {
       LOG_LEVEL: options.logLevel,
       DIAGNOSTICS_TOKEN,

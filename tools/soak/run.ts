@@ -11,16 +11,17 @@ import { evaluate } from './checks.ts';
 import type { Outcome } from './client.ts';
 import { buildMix, type Kind } from './mix.ts';
 import { printReport } from './report.ts';
-import { settledSample } from './sample.ts';
+import { INSPECT_ARGS } from './live-heap.ts';
+import { settledSample, type Sample } from './sample.ts';
 import { sigtermUnderLoad } from './shutdown.ts';
 import { runTraffic } from './traffic.ts';
 
 const DEFAULT_DURATION_S = 60;
 const MAX_DURATION_S = 3_600;
 /**
- * Warm-up before the baseline sample: JIT, and V8 growing its heap to its working size. Here,
- * at 64 clients, RSS reached its plateau after about 6 s (and kept within ±5% over 60 s);
- * a baseline taken earlier would measure heap sizing, not leaks. A quarter of longer runs.
+ * Warm-up before the baseline sample: JIT, and the caches filling to their caps (compiled
+ * templates, stored pages); a baseline taken earlier would measure that, not leaks. A quarter
+ * of longer runs.
  */
 const MIN_WARMUP_S = 10;
 const WARMUP_SHARE = 0.25;
@@ -64,7 +65,7 @@ async function main(): Promise<number> {
     process.exit(2);
   }, budgetS * 1000).unref();
 
-  const server = await startAppServer({ logLevel: 'info', keepLines: false });
+  const server = await startAppServer({ logLevel: 'info', keepLines: false, nodeArgs: INSPECT_ARGS });
   console.log(`soak: server pid ${server.pid} at ${server.url}, LOG_LEVEL=info; ${warmupS} s warm-up + ${durationS} s soak`);
 
   try {
@@ -113,12 +114,17 @@ async function soakAndCheck(server: RunningServer, warmupS: number, durationS: n
     aliveUntilSigterm,
     exit: drain.exit,
     stderr: server.stderr(),
-    rssMb: { warm: afterWarmup.rssMb, end: atEnd.rssMb, afterAbuse: afterAbuse.rssMb },
+    heapMb: memoryAt('heapMb', afterWarmup, atEnd, afterAbuse),
+    rssMb: memoryAt('rssMb', afterWarmup, atEnd, afterAbuse),
     fds: { warm: afterWarmup.fds, end: atEnd.fds },
     abuse,
   });
   printReport([...outcomes, ...drain.inFlight], checks, volume, abuse);
   return checks.every((c) => c.pass) ? 0 : 1;
+}
+
+function memoryAt(measure: 'heapMb' | 'rssMb', warm: Sample, end: Sample, afterAbuse: Sample) {
+  return { warm: warm[measure], end: end[measure], afterAbuse: afterAbuse[measure] };
 }
 
 main().then(
