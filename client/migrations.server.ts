@@ -1,30 +1,38 @@
 // The app's schema, as an ordered list of steps the host runs at start-up
-// (server/writes/migrations.ts): a database file remembers how many it has run, so a newer
-// release runs only the new ones. Append a step; never edit or reorder one that has shipped.
-// docs/data.md, "Migrations".
+// (server/data/migrations.ts): the database records each step it ran by name, so a newer
+// release runs only the new ones. Each is written once with Kysely's schema builder, which
+// says it in SQLite's and PostgreSQL's SQL alike. Append a step; never edit, rename or reorder
+// one that has shipped. docs/data.md, "Migrations".
 import type { Migration } from '../shared/host.ts';
 
 export const migrations: readonly Migration[] = [
   {
     name: 'guestbook entries',
-    // STRICT: a value of the wrong type is refused rather than stored (https://sqlite.org/stricttables.html).
-    // created_at is milliseconds since the epoch, as Date.now() gives it. The indexes ascend: read
-    // backwards they give the store's order (newest first, rowid breaking ties) with no sort step
-    // (EXPLAIN QUERY PLAN shows no temporary B-tree).
-    up: `
-      CREATE TABLE guestbook_entries (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        message TEXT NOT NULL,
-        owner TEXT NOT NULL,
-        created_at INTEGER NOT NULL
-      ) STRICT;
-      CREATE INDEX guestbook_entries_newest ON guestbook_entries (created_at);
-    `,
+    // created_at is milliseconds since the epoch, as Date.now() gives it: bigint, past int4's range.
+    up: async (db) => {
+      await db.schema
+        .createTable('guestbook_entries')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('message', 'text', (col) => col.notNull())
+        .addColumn('owner', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'bigint', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('guestbook_entries_newest').on('guestbook_entries').column('created_at').execute();
+    },
   },
   {
     // The second release's: "my entries" (/guestbook/mine) reads one writer's, newest first.
     name: 'guestbook entries by owner',
-    up: 'CREATE INDEX guestbook_entries_by_owner ON guestbook_entries (owner, created_at);',
+    up: (db) => db.schema.createIndex('guestbook_entries_by_owner').on('guestbook_entries').columns(['owner', 'created_at']).execute(),
+  },
+  {
+    // The third's, for PostgreSQL, which has no rowid: ties within a millisecond are broken by
+    // id on both engines, and the index read backwards gives that order with no sort step.
+    name: 'guestbook order without rowid',
+    up: async (db) => {
+      await db.schema.createIndex('guestbook_entries_order').on('guestbook_entries').columns(['created_at', 'id']).execute();
+      await db.schema.dropIndex('guestbook_entries_newest').execute();
+    },
   },
 ];

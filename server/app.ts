@@ -44,7 +44,7 @@ import { randomBytes } from 'node:crypto';
 export interface AppDeps {
   logger: Logger;
   frontend: Frontend;
-  /** The process's database, opened and migrated once (writes/database.ts); loaders and actions get it as `context.db`. */
+  /** The process's database, opened and migrated once (data/database.ts); loaders and actions get it as `context.db`. */
   db: Database;
   /** True once the process has begun to drain; readiness then answers 503. */
   isShuttingDown?: () => boolean;

@@ -23,7 +23,7 @@ import { createRefusalSummary } from './observe/refusal-summary.ts';
 import { createDrain } from './edge/shutdown.ts';
 import { LINE_LEVEL } from './observe/log-levels.ts';
 import { LISTENING_PREFIX, STOPPED_MESSAGE } from '../shared/log-line.ts';
-import { openAppDatabase } from './writes/database.ts';
+import { openAppDatabase } from './data/database.ts';
 import { loadAppBuild } from './assets/app-build.ts';
 import reactRouterConfig from '../react-router.config.ts';
 import { loadFailureHook } from './failures/failure-hook.ts';
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
     );
   }
 
-  const db = await openAppDatabase(config.databasePath, frontend.migrations, logger);
+  const db = await openAppDatabase(config, frontend.migrations, logger);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   metrics?.trackReadiness(drain.isShuttingDown);
   // Trace ids on log lines only with tracing on: without a sample rate Sentry makes no spans.
@@ -200,8 +200,9 @@ async function main(): Promise<void> {
     metricsServer?.close();
     metricsServer?.closeAllConnections();
     await frontend.close();
-    // After the drain: no request is left to use it. Closing checkpoints the write-ahead log into the file.
-    db.close();
+    // After the drain: no request is left to use it. Closing checkpoints SQLite's write-ahead log
+    // into the file, or ends PostgreSQL's connections.
+    await db.destroy();
     await fleet.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();

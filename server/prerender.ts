@@ -21,7 +21,7 @@ import { createProdFrontend } from './assets/frontend.ts';
 import { projectRootOf, serverBuildOf } from './assets/build-identity.ts';
 import { createHttpServer } from './edge/http-server.ts';
 import { createLogger } from './observe/logger.ts';
-import { openDatabase } from './writes/database.ts';
+import { openDatabase } from './data/database.ts';
 import { PRERENDER_DIR } from './pages/prerender-manifest.ts';
 import { clearPrerendered, writePrerendered } from './pages/prerender-output.ts';
 import { prerenderingRenderer } from './render/prerender-renderer.ts';
@@ -85,7 +85,8 @@ async function main(): Promise<number> {
   const app = await loadAppBuild(appDir);
   const build = app.serverBuild;
   const frontend = createProdFrontend(app, undefined, fixStack);
-  const { db } = openDatabase(config.databasePath, app.migrations);
+  // The build's own SQLite file, DATABASE_URL or not: a build reaches no production database.
+  const { db } = await openDatabase({ databasePath: config.databasePath, postgres: undefined }, app.migrations);
   const server = createHttpServer(
     createApp(config, { logger, frontend, db, failures: processFailures, wrapRenderer: prerendering }),
     undefined,
@@ -124,7 +125,7 @@ async function main(): Promise<number> {
   } finally {
     server.closeAllConnections();
     server.close();
-    db.close();
+    await db.destroy();
   }
 }
 

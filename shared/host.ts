@@ -8,7 +8,7 @@ export { hostContext, hostOf, type HostContext, type LimitRule, type RevalidateT
 export { NavigationAnnouncer } from './NavigationAnnouncer.tsx';
 export { HostErrorBoundary, failureOf, useFailure, useHostname, type FailureData, type ShownFailure } from './host-boundary.tsx';
 export type { SessionData, SessionFlashData, HostSession } from './session-data.ts';
-export type { Database, Migration } from './database.ts';
+export type { Database, DatabaseEngine, Migration } from './database.ts';
 export type { CachePolicy } from './cache-policy.ts';
 export type { FailureEvent, FailureWork, OnFailure } from './failure-event.ts';
 export { abortableDelay } from './abortable-delay.ts';

@@ -16,7 +16,7 @@ import { loadAppBuild } from '../server/assets/app-build.ts';
 import { createProdFrontend } from '../server/assets/frontend.ts';
 import { loadConfig } from '../server/config/config.ts';
 import { createLogger } from '../server/observe/logger.ts';
-import { openDatabase } from '../server/writes/database.ts';
+import { openDatabase } from '../server/data/database.ts';
 import reactRouterConfig from '../react-router.config.ts';
 import { ROOT } from './harness/paths.ts';
 
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   });
   const logger = createLogger(config, { write: () => undefined });
   const build = await loadAppBuild(join(ROOT, 'dist'));
-  const { db } = openDatabase(config.databasePath, build.migrations);
+  const { db } = await openDatabase(config, build.migrations);
   const app = createApp(config, { logger, db, frontend: createProdFrontend(build) });
   const appDirectory = `${reactRouterConfig.appDirectory}/`;
   const isAppRoute = (file: string) => file.startsWith(appDirectory) && !file.startsWith(`${appDirectory}router/`);
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     result[kind] = { files: ran.filter(counted), everyRequest: ran.filter((file) => EVERY_REQUEST.some((room) => file.startsWith(room))) };
   }
   session.disconnect();
-  db.close();
+  await db.destroy();
   if (json) return void console.log(JSON.stringify(result, null, 2));
   for (const [kind, { files, everyRequest }] of Object.entries(result)) {
     console.log(`${kind}: ${files.length} files\n${files.map((file) => `  ${file}`).join('\n')}`);

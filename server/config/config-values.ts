@@ -226,7 +226,7 @@ const IN_MEMORY = ':memory:';
 /**
  * The database file: `:memory:`, or a file path, relative to the working directory (the project
  * root under npm scripts, /app in the image) or absolute. A folder is refused here; a path that
- * cannot be opened stops the boot when it is opened (server/writes/database.ts).
+ * cannot be opened stops the boot when it is opened (server/data/database.ts).
  */
 export function databasePath(env: Env, name: string, fallback: string): string {
   const raw = env[name] || fallback;

@@ -25,6 +25,7 @@ import { logFormat, type LogFormat } from './log-format.ts';
 import { cacheConfig, type CacheConfig } from './cache-config.ts';
 import { cspSources, type CspSources } from './csp-sources.ts';
 import { sentry, type SentryConfig } from './sentry-config.ts';
+import { postgresConfig, type PostgresConfig } from './postgres-config.ts';
 
 export type { SentryConfig };
 
@@ -161,8 +162,10 @@ export interface Config {
   readonly metricsHost: string;
   /** Request headers the access line carries (lower case); empty by default. */
   readonly logRequestHeaders: readonly string[];
-  /** The SQLite database loaders and actions share: an absolute path, or `:memory:` (server/writes/database.ts). */
+  /** The replica's SQLite database: an absolute path, or `:memory:` (server/data/database.ts); used when `postgres` is undefined. */
   readonly databasePath: string;
+  /** DATABASE_URL and its pool: the app's data in PostgreSQL, shared by every replica; undefined: SQLite. */
+  readonly postgres: PostgresConfig | undefined;
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
   readonly sentry: SentryConfig | undefined;
 }
@@ -206,6 +209,7 @@ export function loadConfig(env: Env): Config {
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
     metricsHost: listenAddress(env, 'METRICS_HOST', '127.0.0.1'),
     databasePath: databasePath(env, 'DATABASE_PATH', DEFAULT_DATABASE_PATH),
+    postgres: postgresConfig(env),
     sentry: Object.freeze(sentry(env, nodeEnv)),
   });
 }

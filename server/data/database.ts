@@ -1,62 +1,122 @@
-// The process's one database: Node's own SQLite (node:sqlite's DatabaseSync), opened once at
-// start-up by server/index.ts, migrated with the app's steps (client/migrations.server.ts),
-// handed to createApp and so to every loader and action as `context.db`, and closed after the
-// last in-flight request at shutdown. Where it lives and why: docs/data.md.
+// The process's one database, opened at start-up by server/index.ts, migrated with the app's
+// steps (client/migrations.server.ts), handed to createApp and so to every loader and action as
+// `context.db`, and closed after the last in-flight request at shutdown. The replica's own
+// SQLite file (node:sqlite) unless DATABASE_URL names a PostgreSQL server that every replica
+// shares. Why each, and what a replica may keep locally: docs/data.md.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { Database, Migration } from '../../shared/database.ts';
+import { Kysely, type Dialect } from 'kysely';
 import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import type { PostgresConfig } from '../config/postgres-config.ts';
 import { flushLogs } from '../observe/logger.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
+import type { Database, Migration } from '../../shared/database.ts';
+import { availability, watchedDriver } from './availability.ts';
 import { DatabaseError, migrate } from './migrations.ts';
+import { createPool, postgresDialect } from './postgres-dialect.ts';
+import { nodeSqliteDialect } from './sqlite-dialect.ts';
 
 /** The path that opens a private database in memory, gone when it closes (https://sqlite.org/inmemorydb.html). */
 export const IN_MEMORY = ':memory:';
 
+/**
+ * A migration may rewrite a large table: its statements get this long, not the requests'
+ * DATABASE_STATEMENT_TIMEOUT_MS. A replica waiting on another's advisory lock waits as long.
+ */
+const MIGRATION_STATEMENT_TIMEOUT_MS = 10 * 60_000;
+
+export type DatabaseSettings = Pick<Config, 'databasePath' | 'postgres'>;
+
 export interface OpenedDatabase {
   db: Database;
-  /** The schema version the file had, and the one it has now: they differ when this boot migrated it. */
+  /** How many of the app's steps the database had run, and how many it has now: they differ when this boot migrated it. */
   from: number;
   version: number;
 }
 
-/**
- * Opens (creating it and its folder if missing) and migrates the database at `path`, or throws
- * a DatabaseError whose message is the one line the boot stops with.
- */
-export function openDatabase(path: string, migrations: readonly Migration[]): OpenedDatabase {
-  const where = `DATABASE_PATH=${path}`;
-  let db: DatabaseSync;
+/** With every query watched (./availability.ts): a database down or slow is a 503 and one outage line. */
+function watched(dialect: Dialect, logger: Logger | undefined, where: string): Kysely<never> {
+  const watch = logger === undefined ? undefined : availability(logger, where);
+  if (watch === undefined) return new Kysely({ dialect });
+  return new Kysely({
+    dialect: {
+      createAdapter: () => dialect.createAdapter(),
+      createIntrospector: (db) => dialect.createIntrospector(db),
+      createQueryCompiler: () => dialect.createQueryCompiler(),
+      createDriver: () => watchedDriver(dialect.createDriver(), watch),
+    },
+  });
+}
+
+function openSqlite(path: string, where: string): DatabaseSync {
   try {
     if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
-    db = new DatabaseSync(path);
+    const file = new DatabaseSync(path);
     // A write-ahead log: a commit appends instead of rewriting pages, and a backup may read
     // while the server writes. With it, synchronous=NORMAL syncs at checkpoints, not at every
     // commit, and stays consistent after a crash (https://sqlite.org/wal.html, https://sqlite.org/pragma.html#pragma_synchronous).
-    if (path !== IN_MEMORY) db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
+    if (path !== IN_MEMORY) file.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');
+    return file;
   } catch (error) {
     throw new DatabaseError(`cannot open ${where}: ${(error as Error).message}`, error);
   }
+}
+
+/** The steps run on a pool of one connection whose statements may take their time; then it is closed. */
+async function migratePostgres(config: PostgresConfig, migrations: readonly Migration[], where: string): Promise<number> {
+  const pool = createPool({ ...config, poolMax: 1, statementTimeoutMs: MIGRATION_STATEMENT_TIMEOUT_MS }, () => {});
+  const db = new Kysely<never>({ dialect: postgresDialect(pool) });
   try {
-    const from = migrate(db, migrations, where);
+    return await migrate(db, migrations, where);
+  } catch (error) {
+    if (error instanceof DatabaseError) throw error;
+    throw new DatabaseError(`cannot reach ${where}: ${(error as Error).message.split('\n')[0]}`, error);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * Opens (for SQLite, creating the file and its folder if missing) and migrates the app's
+ * database, or throws a DatabaseError whose message is the one line the boot stops with.
+ * With a logger, its queries are watched for outages (./availability.ts).
+ */
+export async function openDatabase(settings: DatabaseSettings, migrations: readonly Migration[], logger?: Logger): Promise<OpenedDatabase> {
+  const { postgres } = settings;
+  if (postgres !== undefined) {
+    const where = `DATABASE_URL=postgres://${postgres.where}`;
+    const from = await migratePostgres(postgres, migrations, where);
+    // Told at debug only: if the database is gone, the next query tells the outage (./availability.ts).
+    const pool = createPool(postgres, (error) =>
+      logger?.debug({ database: postgres.where, error: { message: error.message } }, 'database connection dropped while idle'),
+    );
+    return { db: watched(postgresDialect(pool), logger, postgres.where), from, version: migrations.length };
+  }
+  const where = `DATABASE_PATH=${settings.databasePath}`;
+  const file = openSqlite(settings.databasePath, where);
+  const db = watched(nodeSqliteDialect(file), logger, settings.databasePath);
+  try {
+    const from = await migrate(db, migrations, where, file);
     return { db, from, version: migrations.length };
   } catch (error) {
-    db.close();
+    await db.destroy();
     throw error;
   }
 }
 
 /** The app's database, opened and migrated before anything listens; a failure stops the boot with one line. */
-export async function openAppDatabase(databasePath: string, migrations: readonly Migration[], logger: Logger): Promise<Database> {
+export async function openAppDatabase(settings: DatabaseSettings, migrations: readonly Migration[], logger: Logger): Promise<Database> {
+  const engine = settings.postgres === undefined ? { databasePath: settings.databasePath } : { database: settings.postgres.where };
   try {
-    const { db, from, version } = openDatabase(databasePath, migrations);
+    const { db, from, version } = await openDatabase(settings, migrations, logger);
     if (from !== version)
-      logger[LINE_LEVEL.lifecycle]({ databasePath, from, version }, `database migrated from version ${from} to ${version}`);
+      logger[LINE_LEVEL.lifecycle]({ ...engine, from, version }, `database migrated from version ${from} to ${version}`);
     return db;
   } catch (error) {
     if (!(error instanceof DatabaseError)) throw error;
-    logger[LINE_LEVEL.bootFailure]({ databasePath }, error.message);
+    logger[LINE_LEVEL.bootFailure](engine, error.message);
     await flushLogs(logger);
     process.exit(1);
   }

@@ -27,6 +27,12 @@ describe('configuration', () => {
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(loadConfig({ DATABASE_PATH: ':memory:' }).databasePath).toBe(':memory:');
+    expect(config.postgres).toBeUndefined();
+  });
+
+  it('names the PostgreSQL server without its password, on its default port when none is given', () => {
+    expect(loadConfig(EVERY_VARIABLE).postgres?.where).toBe('db.internal:6432/app');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/app' }).postgres).toMatchObject({ where: 'db:5432/app', poolMax: 10 });
   });
 
   it('names every variable server/config/config.ts and its readers read', () => {
@@ -38,6 +44,7 @@ describe('configuration', () => {
       'cache-config.ts',
       'csp-sources.ts',
       'sentry-config.ts',
+      'postgres-config.ts',
     ]
       .map((file) => `server/config/${file}`)
       .map((file) => readFileSync(join(ROOT, file), 'utf8'))
@@ -90,6 +97,13 @@ describe('configuration', () => {
       metricsPort: 9464,
       metricsHost: '0.0.0.0',
       databasePath: '/var/lib/app/app.sqlite',
+      postgres: {
+        url: EVERY_VARIABLE.DATABASE_URL,
+        where: 'db.internal:6432/app',
+        poolMax: 20,
+        connectTimeoutMs: 1500,
+        statementTimeoutMs: 8000,
+      },
       sentry: {
         dsn: SENTRY_DSN,
         environment: 'staging',
@@ -154,6 +168,12 @@ describe('configuration', () => {
     [{ APP_BUILD: 'dist' }, 'Invalid APP_BUILD="dist": expected an absolute path such as /srv/assets'],
     [{ METRICS_PORT: '99999' }, 'Invalid METRICS_PORT="99999": expected an integer from 0 to 65535'],
     [{ DATABASE_PATH: 'data/' }, 'Invalid DATABASE_PATH="data/": expected :memory: or a file path such as data/app.sqlite (not a folder)'],
+    // The value is never printed: a URL may carry a password.
+    [
+      { DATABASE_URL: 'mysql://root:hunter2@db/app' },
+      'Invalid DATABASE_URL="<redacted>": expected a URL such as postgres://user:password@db:5432/app',
+    ],
+    [{ DATABASE_URL: 'postgres://db/app', DATABASE_POOL_MAX: '0' }, 'Invalid DATABASE_POOL_MAX="0": expected an integer from 1 to 1000'],
     [
       { SENTRY_DSN: 'not-a-dsn' },
       'Invalid SENTRY_DSN="not-a-dsn": expected a Sentry DSN such as https://publickey@o0.ingest.sentry.io/123',

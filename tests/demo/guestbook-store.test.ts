@@ -1,22 +1,30 @@
-// The guestbook's store over SQLite (client/pages/guestbook/store.server.ts): what the page,
-// its action, /api/guestbook and the entry and my-entries pages read. A fresh in-memory
-// database per test.
-import { describe, expect, it } from 'vitest';
+// The guestbook's store (client/pages/guestbook/store.server.ts) on both engines: what the
+// page, its action, /api/guestbook and the entry and my-entries pages read. A new database per
+// test (tests/support/databases.ts), closed after it.
+import { afterEach, describe, expect, it } from 'vitest';
 import { migrations } from '../../client/migrations.server.ts';
 import { guestbookOf, MAX_ENTRIES } from '../../client/pages/guestbook/store.server.ts';
-import { IN_MEMORY, openDatabase } from '../../server/writes/database.ts';
+import { openDatabase } from '../../server/data/database.ts';
+import type { Database } from '../../shared/database.ts';
+import { ENGINES, freshDatabase } from '../support/databases.ts';
 
-const store = () => guestbookOf({ db: openDatabase(IN_MEMORY, migrations).db });
+describe.each(ENGINES)('the guestbook store on %s', (engine) => {
+  const opened: Database[] = [];
+  afterEach(async () => void (await Promise.all(opened.splice(0).map((db) => db.destroy()))));
+  const store = async () => {
+    const { db } = await openDatabase(await freshDatabase(engine), migrations);
+    opened.push(db);
+    return guestbookOf({ db });
+  };
 
-describe('the guestbook store', () => {
   it('lists newest first, entries of the same millisecond in the order they were written', async () => {
-    const guestbook = store();
+    const guestbook = await store();
     for (const message of ['one', 'two', 'three']) await guestbook.add({ name: 'Ada', message, owner: 'o1' });
     expect((await guestbook.list()).map((entry) => entry.message)).toEqual(['three', 'two', 'one']);
   });
 
   it('gives one entry by its id, as it was written, and undefined for an unknown id', async () => {
-    const guestbook = store();
+    const guestbook = await store();
     const added = await guestbook.add({ name: 'Ada', message: 'hello', owner: 'o1' });
     expect(await guestbook.get(added.id)).toEqual(added);
     expect((await guestbook.get(added.id))!.createdAt).toBeInstanceOf(Date);
@@ -24,7 +32,7 @@ describe('the guestbook store', () => {
   });
 
   it("lists one writer's entries, newest first, and nobody else's", async () => {
-    const guestbook = store();
+    const guestbook = await store();
     await guestbook.add({ name: 'Ada', message: 'a1', owner: 'ada' });
     await guestbook.add({ name: 'Bob', message: 'b1', owner: 'bob' });
     await guestbook.add({ name: 'Ada', message: 'a2', owner: 'ada' });
@@ -33,7 +41,7 @@ describe('the guestbook store', () => {
   });
 
   it('lets only the writer remove an entry', async () => {
-    const guestbook = store();
+    const guestbook = await store();
     const { id } = await guestbook.add({ name: 'Ada', message: 'mine', owner: 'ada' });
     expect(await guestbook.remove(id, 'bob')).toBe('not-yours');
     expect(await guestbook.remove(id, undefined)).toBe('not-yours');
@@ -43,7 +51,7 @@ describe('the guestbook store', () => {
   });
 
   it(`keeps the newest ${MAX_ENTRIES} entries: a flood of posts cannot fill the disk`, async () => {
-    const guestbook = store();
+    const guestbook = await store();
     for (let n = 0; n < MAX_ENTRIES + 5; n += 1) await guestbook.add({ name: 'Flood', message: `m${n}`, owner: 'f' });
     const kept = await guestbook.list();
     expect(kept).toHaveLength(MAX_ENTRIES);

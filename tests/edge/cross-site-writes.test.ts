@@ -31,8 +31,14 @@ const send = (app: ReturnType<typeof createTestApp>['app'], method: string, path
 describe('cross-site writes', () => {
   it('refuses every write whose Origin is not the site, on every endpoint, before the action runs', async () => {
     const { app, logs, db } = createTestApp();
-    const posts = () => db.prepare('SELECT COUNT(*) AS n FROM board_posts').get() as { n: number };
-    const before = posts().n;
+    const posts = async () =>
+      (
+        await db
+          .selectFrom('board_posts')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
+    const before = await posts();
     for (const origin of FOREIGN_ORIGINS) {
       for (const method of WRITES) {
         for (const path of ENDPOINTS) {
@@ -41,7 +47,7 @@ describe('cross-site writes', () => {
         }
       }
     }
-    expect(posts().n).toBe(before);
+    expect(await posts()).toBe(before);
     expect(logs.failureCount()).toBe(0);
     expect(logs.accessLines().every((line) => line.status === 403 && String(line.reason).startsWith('Cross-site request refused'))).toBe(
       true,

@@ -46,6 +46,7 @@ const SERVER_ROOMS = [
   'config',
   'edge',
   'writes',
+  'data',
   'fleet',
   'assets',
   'telemetry',

@@ -18,9 +18,9 @@ import { ROOT } from '../../tools/harness/paths.ts';
 import type { Logger } from 'pino';
 import { serverBuildOf } from '../../server/assets/build-identity.ts';
 import { PRERENDER_DIR, readPrerendered } from '../../server/pages/prerender-manifest.ts';
-import { openDatabase } from '../../server/writes/database.ts';
 import type { Database } from '../../shared/database.ts';
 import { testAppBuild } from './build-once.ts';
+import { migratedInMemory } from './lazy-database.ts';
 
 export const DIAG_TOKEN = 'test-diagnostics-token-0123456789';
 export const DIAG = { 'x-diagnostics-token': DIAG_TOKEN };
@@ -58,7 +58,7 @@ export interface TestAppOptions {
 export interface TestApp {
   app: Express;
   config: Config;
-  /** Its own database, migrated: in memory unless the env's DATABASE_PATH names a file. */
+  /** Its own database, in memory, migrated before its first query (./lazy-database.ts). */
   db: Database;
   logs: ServerLog;
   /** The app's 429 summary: flush() writes the counts it holds, as the process does at exit. */
@@ -94,7 +94,7 @@ export function createTestApp(env: Record<string, string> = {}, deps: Partial<Ap
   const build = options.build ?? builds[options.app ?? 'host'];
   const frontend = createProdFrontend(build);
   const refusals = deps.refusals ?? createRefusalSummary(logger, options.refusalWindowMs);
-  const db = deps.db ?? openDatabase(config.databasePath, build.migrations).db;
+  const db = deps.db ?? migratedInMemory(build.migrations);
   const prerendered = options.prerendered ? prerenderedOf(build, logger) : undefined;
   const app = createApp(config, { logger, frontend, refusals, prerendered, ...deps, db });
   let server: Server | undefined;
@@ -115,8 +115,8 @@ export function createTestApp(env: Record<string, string> = {}, deps: Partial<Ap
     close: () =>
       new Promise((resolve) => {
         const closed = () => {
-          if (deps.db === undefined) db.close();
-          resolve();
+          if (deps.db === undefined) void db.destroy().then(() => resolve());
+          else resolve();
         };
         if (!server) return closed();
         server.closeAllConnections();

@@ -2,6 +2,7 @@
 import type { Exit } from '../harness/spawn.ts';
 import { ACCEPTED_REPORTS, type Abuse } from './abuse.ts';
 import type { Outcome } from './client.ts';
+import { heapChecks, type MemoryAt } from './heap-checks.ts';
 import { withoutInspectorLines } from './live-heap.ts';
 import { HOSTILE_EXPECTED, HOSTILE_HEADERS, PIPELINING } from './raw-abuse.ts';
 import type { ServerLog } from '../harness/server-log.ts';
@@ -37,18 +38,6 @@ export const MAX_LINE_BYTES = 8 * 1024;
 /** Refusals write a line when they start and one with the count when the minute ends. */
 const SUMMARY_LINES = 2;
 
-interface MemoryAt {
-  warm: number;
-  end: number;
-  afterAbuse?: number;
-}
-
-/**
- * Growth allowed in the live heap between the samples after warm-up and later ones. A full
- * collection leaves what the process holds: caches filled to their caps and compiled code. Over
- * 60 s of the mix and four rounds of the abusive clients it moved under 3% here.
- */
-export const HEAP_MAX_GROWTH = 0.1;
 /** Descriptors come and go (a timer, a pipe being flushed): a few either way is not a leak. */
 export const FD_SLACK = 5;
 
@@ -133,20 +122,7 @@ function digestChecks(facts: SoakFacts): Check[] {
 }
 
 function resourceChecks(facts: SoakFacts): Check[] {
-  const { heapMb, rssMb, fds } = facts;
-  const heapCheck = (when: 'at the end' | 'after the abusive clients', at: 'end' | 'afterAbuse'): Check[] => {
-    const heap = heapMb[at];
-    if (heap === undefined) return [];
-    const growth = (heap - heapMb.warm) / heapMb.warm;
-    const rss = rssMb === undefined ? '' : `; RSS ${rssMb.warm.toFixed(0)} → ${rssMb[at]?.toFixed(0)} MB`;
-    return [
-      {
-        name: `live heap ${when} ≤ ${HEAP_MAX_GROWTH * 100}% above the live heap after warm-up`,
-        pass: growth <= HEAP_MAX_GROWTH,
-        detail: `${heapMb.warm.toFixed(1)} → ${heap.toFixed(1)} MB (${(growth * 100).toFixed(1)}%)${rss}`,
-      },
-    ];
-  };
+  const { fds } = facts;
   const stderr = withoutInspectorLines(facts.stderr);
   return [
     {
@@ -154,8 +130,7 @@ function resourceChecks(facts: SoakFacts): Check[] {
       pass: facts.aliveUntilSigterm,
       detail: facts.aliveUntilSigterm ? 'alive' : `exited early: ${stderr.slice(0, 200)}`,
     },
-    ...heapCheck('at the end', 'end'),
-    ...heapCheck('after the abusive clients', 'afterAbuse'),
+    ...heapChecks(facts.heapMb, facts.rssMb),
     { name: `open descriptors did not grow (slack ${FD_SLACK})`, pass: fds.end <= fds.warm + FD_SLACK, detail: `${fds.warm} → ${fds.end}` },
     { name: 'nothing on stderr', pass: stderr === '', detail: stderr === '' ? 'empty' : stderr.slice(0, 200) },
     {

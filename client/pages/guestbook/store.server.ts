@@ -1,8 +1,8 @@
-// Where the guestbook keeps its entries: the host's SQLite database (context.db, a file per
-// replica; its table is made by client/migrations.server.ts). Loaders and actions reach it with
-// guestbookOf(context). The interface is asynchronous although SQLite here is not, so a store
-// over PostgreSQL can take its place when replicas must share entries (docs/data.md).
+// Where the guestbook keeps its entries: the host's database (context.db: the replica's SQLite
+// file, or PostgreSQL shared by every replica when DATABASE_URL is set; its table is made by
+// client/migrations.server.ts). Loaders and actions reach it with guestbookOf(context).
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../../shared/host.ts';
 
 export interface GuestbookEntry {
@@ -31,55 +31,58 @@ export interface GuestbookStore {
 /** Entries kept at once: the oldest goes first, so a flood of posts cannot fill the disk, and the page shows them all. */
 export const MAX_ENTRIES = 100;
 
-const COLUMNS = 'id, name, message, owner, created_at';
-/** Newest first; rowid breaks ties between entries of the same millisecond. */
-const NEWEST = 'ORDER BY created_at DESC, rowid DESC';
+/** The table as the queries read it (client/migrations.server.ts makes it). */
+export interface GuestbookTables {
+  guestbook_entries: { id: string; name: string; message: string; owner: string; created_at: number };
+}
 
-function entryOf(row: Record<string, unknown>): GuestbookEntry {
-  const { id, name, message, owner, created_at } = row as { id: string; name: string; message: string; owner: string; created_at: number };
+type Row = GuestbookTables['guestbook_entries'];
+
+function entryOf({ id, name, message, owner, created_at }: Row): GuestbookEntry {
   return { id, name, message, owner, createdAt: new Date(created_at) };
 }
 
-export function createSqliteStore(db: Database): GuestbookStore {
-  // Prepared once per store: each is compiled SQL that every request reuses.
-  const all = db.prepare(`SELECT ${COLUMNS} FROM guestbook_entries ${NEWEST} LIMIT ${MAX_ENTRIES}`);
-  const one = db.prepare(`SELECT ${COLUMNS} FROM guestbook_entries WHERE id = ?`);
-  const byOwner = db.prepare(`SELECT ${COLUMNS} FROM guestbook_entries WHERE owner = ? ${NEWEST}`);
-  const insert = db.prepare(`INSERT INTO guestbook_entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?)`);
-  const trim = db.prepare(
-    `DELETE FROM guestbook_entries WHERE rowid NOT IN (SELECT rowid FROM guestbook_entries ${NEWEST} LIMIT ${MAX_ENTRIES})`,
-  );
-  const remove = db.prepare('DELETE FROM guestbook_entries WHERE id = ?');
+export function createStore(context: { db: Database }): GuestbookStore {
+  const db: Kysely<GuestbookTables> = context.db;
+  // Newest first; id breaks ties two replicas may make (an index gives this order).
+  const newest = () => db.selectFrom('guestbook_entries').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc');
+  const get = async (id: string) => {
+    const row = await db.selectFrom('guestbook_entries').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : entryOf(row);
+  };
   return {
-    list: () => Promise.resolve(all.all().map(entryOf)),
-    get(id) {
-      const row = one.get(id);
-      return Promise.resolve(row === undefined ? undefined : entryOf(row));
+    list: async () => (await newest().limit(MAX_ENTRIES).execute()).map(entryOf),
+    get,
+    listByOwner: async (owner) => (await newest().where('owner', '=', owner).execute()).map(entryOf),
+    async add({ name, message, owner }) {
+      return db.transaction().execute(async (trx) => {
+        const newest = await trx.selectFrom('guestbook_entries').select((eb) => eb.fn.max('created_at').as('at')).executeTakeFirst();
+        // After the newest entry, even within its millisecond: newest first is the order they were written in.
+        const createdAt = new Date(Math.max(Date.now(), Number(newest?.at ?? 0) + 1));
+        const entry = { id: randomUUID(), name, message, owner, createdAt };
+        await trx.insertInto('guestbook_entries').values({ id: entry.id, name, message, owner, created_at: createdAt.getTime() }).execute();
+        // The oldest beyond MAX_ENTRIES go, in the same transaction as the new one.
+        const kept = trx.selectFrom('guestbook_entries').select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(MAX_ENTRIES);
+        await trx.deleteFrom('guestbook_entries').where('id', 'not in', kept).execute();
+        return entry;
+      });
     },
-    listByOwner: (owner) => Promise.resolve(byOwner.all(owner).map(entryOf)),
-    add({ name, message, owner }) {
-      const entry = { id: randomUUID(), name, message, owner, createdAt: new Date() };
-      insert.run(entry.id, name, message, owner, entry.createdAt.getTime());
-      trim.run();
-      return Promise.resolve(entry);
-    },
-    remove(id, owner) {
-      const row = one.get(id);
-      if (row === undefined) return Promise.resolve('missing');
-      if (row.owner !== owner) return Promise.resolve('not-yours');
-      remove.run(id);
-      return Promise.resolve('removed');
+    async remove(id, owner) {
+      // One statement decides and deletes, so two replicas deleting at once cannot both say "removed".
+      const deleted = await db.deleteFrom('guestbook_entries').where('id', '=', id).where('owner', '=', owner ?? '').executeTakeFirst();
+      if (deleted.numDeletedRows > 0n) return 'removed';
+      return (await get(id)) === undefined ? 'missing' : 'not-yours';
     },
   };
 }
 
-/** One store per database: its statements are prepared on the first request, not on every one. */
+/** One store per database, made on its first request. */
 const stores = new WeakMap<Database, GuestbookStore>();
 
 /** The guestbook of this request's database: what the page, its action and /api/guestbook use. */
 export function guestbookOf(context: { db: Database }): GuestbookStore {
   let store = stores.get(context.db);
-  if (store === undefined) stores.set(context.db, (store = createSqliteStore(context.db)));
+  if (store === undefined) stores.set(context.db, (store = createStore(context)));
   return store;
 }
 

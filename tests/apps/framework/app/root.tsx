@@ -15,7 +15,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db, session } = hostOf(context);
   const text = String((await request.formData()).get('note') ?? '').trim();
   if (text === '') return data({ error: 'A note needs some text.' }, { status: 422 });
-  db.prepare('INSERT INTO notes (text) VALUES (?)').run(text);
+  await db.insertInto('notes').values({ text }).execute();
   session.flash('noted', text);
   return redirect('/');
 }

@@ -4,8 +4,16 @@ import type { Migration } from '../../../../shared/host.ts';
 export const migrations: readonly Migration[] = [
   {
     name: 'board posts',
-    up: 'CREATE TABLE board_posts (id INTEGER PRIMARY KEY, name TEXT NOT NULL, message TEXT NOT NULL, created_at INTEGER NOT NULL) STRICT;',
+    up: (db, engine) =>
+      db.schema
+        .createTable('board_posts')
+        // An id the database assigns: SQLite's INTEGER PRIMARY KEY is its rowid; PostgreSQL's is an identity.
+        .addColumn('id', 'integer', (col) => (engine === 'postgres' ? col.primaryKey().generatedByDefaultAsIdentity() : col.primaryKey()))
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('message', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'bigint', (col) => col.notNull())
+        .execute(),
   },
-  // A second release's: a file of the first is migrated at start-up (tests/writes/database-boot.test.ts).
-  { name: 'board posts by name', up: 'CREATE INDEX board_posts_by_name ON board_posts (name);' },
+  // A second release's: a database of the first is migrated at start-up (tests/data/database-boot.test.ts).
+  { name: 'board posts by name', up: (db) => db.schema.createIndex('board_posts_by_name').on('board_posts').column('name').execute() },
 ];

@@ -9,7 +9,7 @@ export function meta() {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, session } = hostOf(context);
-  const notes = db.prepare('SELECT text FROM notes ORDER BY id').all() as { text: string }[];
+  const notes = await db.selectFrom('notes').select('text').orderBy('id').execute();
   return { contacts: await getContacts(), notes: notes.map((note) => note.text), noted: session.get('noted') };
 }
 

@@ -20,7 +20,7 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, session } = hostOf(context);
-  const posts = db.prepare('SELECT name, message FROM board_posts ORDER BY id DESC LIMIT 50').all() as { name: string; message: string }[];
+  const posts = await db.selectFrom('board_posts').select(['name', 'message']).orderBy('id', 'desc').limit(50).execute();
   return { posts, posted: session.get('posted') };
 }
 
@@ -39,7 +39,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (values.name === '' || values.message === '' || values.name.length > MAX_LENGTH || values.message.length > MAX_LENGTH) {
     return data({ values, error: 'A name and a message, each of 1 to 200 characters.' }, { status: 422 });
   }
-  db.prepare('INSERT INTO board_posts (name, message, created_at) VALUES (?, ?, ?)').run(values.name, values.message, Date.now());
+  await db
+    .insertInto('board_posts')
+    .values({ ...values, created_at: Date.now() })
+    .execute();
   await revalidate({ tag: 'board' });
   session.flash('posted', values.name);
   return redirect('/board');
