@@ -13,7 +13,7 @@ import type { PostgresConfig } from '../config/postgres-config.ts';
 import { flushLogs } from '../observe/logger.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import type { Database, Migration } from '../../shared/database.ts';
-import { availability, watchedDriver } from './availability.ts';
+import { availability, unavailability, watchedDriver } from './availability.ts';
 import { DatabaseError, migrate } from './migrations.ts';
 import { createPool, postgresDialect } from './postgres-dialect.ts';
 import { nodeSqliteDialect } from './sqlite-dialect.ts';
@@ -26,6 +26,13 @@ export const IN_MEMORY = ':memory:';
  * DATABASE_STATEMENT_TIMEOUT_MS. A replica waiting on another's advisory lock waits as long.
  */
 const MIGRATION_STATEMENT_TIMEOUT_MS = 10 * 60_000;
+/**
+ * A PostgreSQL starting beside the replica (compose starts both at once; a pod may start before
+ * its database is ready) gets this long before the boot gives up with its one line, tried again
+ * every BOOT_RETRY_MS; an orchestrator then starts the replica again.
+ */
+const BOOT_WAIT_MS = 30_000;
+const BOOT_RETRY_MS = 1_000;
 
 export type DatabaseSettings = Pick<Config, 'databasePath' | 'postgres'>;
 
@@ -78,6 +85,25 @@ async function migratePostgres(config: PostgresConfig, migrations: readonly Migr
   }
 }
 
+/** Runs `boot` again while the database cannot be reached, for at most BOOT_WAIT_MS; says so once. */
+async function untilReachable<T>(boot: () => Promise<T>, where: string, logger: Logger | undefined): Promise<T> {
+  const started = Date.now();
+  for (let told = false; ; told = true) {
+    try {
+      return await boot();
+    } catch (error) {
+      if (!(error instanceof DatabaseError) || unavailability(error.cause) === undefined || Date.now() - started >= BOOT_WAIT_MS)
+        throw error;
+      if (!told)
+        logger?.warn(
+          { database: where, error: { message: error.message } },
+          `database not reachable yet: waiting up to ${BOOT_WAIT_MS / 1000} s`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, BOOT_RETRY_MS));
+    }
+  }
+}
+
 /**
  * Opens (for SQLite, creating the file and its folder if missing) and migrates the app's
  * database, or throws a DatabaseError whose message is the one line the boot stops with.
@@ -87,7 +113,7 @@ export async function openDatabase(settings: DatabaseSettings, migrations: reado
   const { postgres } = settings;
   if (postgres !== undefined) {
     const where = `DATABASE_URL=postgres://${postgres.where}`;
-    const from = await migratePostgres(postgres, migrations, where);
+    const from = await untilReachable(() => migratePostgres(postgres, migrations, where), postgres.where, logger);
     // Told at debug only: if the database is gone, the next query tells the outage (./availability.ts).
     const pool = createPool(postgres, (error) =>
       logger?.debug({ database: postgres.where, error: { message: error.message } }, 'database connection dropped while idle'),

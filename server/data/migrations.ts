@@ -8,6 +8,7 @@ import { Migrator, type MigrationProvider } from 'kysely/migration';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Database, DatabaseEngine, Migration } from '../../shared/database.ts';
 import { HostError } from '../failures/errors.ts';
+import { unavailability } from './availability.ts';
 
 /** The database cannot be used: the boot stops with this one line (never a stack). */
 export class DatabaseError extends HostError {
@@ -34,7 +35,8 @@ export async function executedSteps(db: Kysely<unknown>): Promise<string[]> {
   try {
     const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.table(MIGRATION_TABLE)} ORDER BY timestamp, name`.execute(db);
     return rows.map((row) => row.name);
-  } catch {
+  } catch (error) {
+    if (unavailability(error) !== undefined) throw error;
     return []; // no table yet
   }
 }

@@ -9,6 +9,8 @@ import { startServer, type RunningServer } from '../support/server.ts';
 import { APP_BUILDS } from '../support/test-app.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
+/** Past the boot's first attempt and its first retry (server/data/database.ts retries every second). */
+const DATABASE_STARTS_AFTER_MS = 1_500;
 /** Short, so a stalled database fails the request in well under the test's time. */
 const TIMEOUT_MS = '300';
 
@@ -61,6 +63,26 @@ describe('the database down or slow', () => {
     expect((await board()).status).toBe(200);
     expect(linesSaying(RECOVERED_MESSAGE)).toHaveLength(1);
     expect(failureLines()).toHaveLength(3);
+  });
+
+  it('waits at boot for a database that is starting, says so once, then migrates and serves', async () => {
+    const url = new URL(await createPostgresDatabase());
+    const late = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
+    url.port = String(late.port);
+    await late.down();
+    const starting = startServer({ APP_BUILD: APP_BUILDS.host, DATABASE_URL: url.href });
+    await new Promise((resolve) => setTimeout(resolve, DATABASE_STARTS_AFTER_MS));
+    await late.up();
+    const booted = await starting;
+    try {
+      expect((await fetch(`${booted.url}/board`)).status).toBe(200);
+      const waiting = booted.logs.lines.filter((line) => String(line.msg).startsWith('database not reachable yet'));
+      expect(waiting).toEqual([expect.objectContaining({ level: 40, msg: 'database not reachable yet: waiting up to 30 s' })]);
+      expect(booted.logs.lines.filter((line) => line.level === 60)).toEqual([]);
+    } finally {
+      await booted.stop();
+      await late.close();
+    }
   });
 
   it('is a 503 within its timeouts when the database holds the connection and answers nothing', async () => {

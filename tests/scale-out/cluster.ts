@@ -1,5 +1,6 @@
 // Two replicas of the image behind Debian's HAProxy, on loopback only, with deploy/haproxy.cfg
-// as a user would run it, sharing the state's Redis (REDIS_URL) and the stored pages' (CACHE_REDIS_URL) as deploy/compose.yaml's do. Everything
+// as a user would run it, sharing the state's Redis (REDIS_URL), the stored pages' (CACHE_REDIS_URL)
+// and a PostgreSQL for their data (DATABASE_URL) as deploy/compose.yaml's do. Everything
 // it starts it names, and stop() removes it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -40,11 +41,15 @@ export class Cluster {
   private haproxy: ChildProcess | undefined;
   private readonly suffix = `${process.pid}-${Date.now().toString(36)}`;
 
-  /** `redis`: the state's and the stored pages' Redis both replicas share (on the host's loopback, as they are). */
+  /**
+   * `redis`: the state's and the stored pages' Redis both replicas share; `databaseUrl`: the
+   * PostgreSQL they share (all on the host's loopback, as the replicas are).
+   */
   constructor(
     private readonly engine: Engine,
     private readonly sharedAssetsDir: string,
     private readonly redis: { state: string; pages: string },
+    private readonly databaseUrl: string,
   ) {}
 
   async start(image: string): Promise<void> {
@@ -86,8 +91,9 @@ export class Cluster {
       SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
       SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
       RELEASE: image,
-      // The guestbook's database in each replica's memory: the root is read-only (below), and a
-      // roll under test needs no entries kept (deploy/compose.yaml gives each replica a volume).
+      // The guestbook in the PostgreSQL both share; each replica's own SQLite in its memory, as
+      // the root is read-only (below): what they share can only come through PostgreSQL.
+      DATABASE_URL: this.databaseUrl,
       DATABASE_PATH: ':memory:',
     };
     const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);

@@ -1,6 +1,6 @@
 // deploy/compose.yaml as a user runs it (podman-compose from Debian's packages, or docker
-// compose): two replicas, their Redis and the balancer come up, serve through HAProxy with one
-// digest and one page cache, and `down -v` leaves nothing behind.
+// compose): two replicas, their Redis, their PostgreSQL and the balancer come up, serve through
+// HAProxy with one digest, one page cache and one guestbook, and `down -v` leaves nothing behind.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { parseLog } from '../../tools/harness/server-log.ts';
 import { copyBuildContext, engineEnv, findEngine, type Engine, type Result } from '../container/engine.ts';
 import { DIAGNOSTICS_TOKEN } from './cluster.ts';
 import { expectSessionShared } from './shared-session.ts';
+import { expectGuestbookShared } from './shared-store.ts';
 
 const found = await findEngine();
 const PROJECT = `rsh-compose-${process.pid}`;
@@ -22,10 +23,11 @@ const IMAGE_NAME = 'react-ssr-host';
 const IMAGE = `${IMAGE_NAME}:${PROJECT}`;
 const BALANCER_IMAGE = `react-ssr-host-balancer:${PROJECT}`;
 const REDIS_IMAGE = `react-ssr-host-redis:${PROJECT}`;
+const POSTGRES_IMAGE = `react-ssr-host-postgres:${PROJECT}`;
 /** The only Debian bookworm image on these machines; any bookworm image does (the Containerfiles). */
 const BALANCER_BASE_IMAGE = 'docker.io/library/node:26-bookworm-slim';
-/** Every service of the file: two replicas, the state's and the pages' Redis, and the balancer. */
-const SERVICES = 5;
+/** Every service of the file: two replicas, the state's and the pages' Redis, PostgreSQL and the balancer. */
+const SERVICES = 6;
 const WAIT_MS = 120_000;
 
 /** podman-compose 1.0.3 cannot run `network_mode: host` as is: see the shim's comment. */
@@ -70,7 +72,8 @@ if (found.engine === undefined || !hasCompose) {
       copyBuildContext(context);
       const pull = engine.kind === 'podman' ? ['--pull=never'] : [];
       await engine.must(['build', ...pull, '--network', 'host', '-t', IMAGE, context]);
-      const [app1, app2, balancer, stats, redis, redisPages] = [
+      const [app1, app2, balancer, stats, redis, redisPages, postgres] = [
+        await freePort(),
         await freePort(),
         await freePort(),
         await freePort(),
@@ -87,6 +90,10 @@ if (found.engine === undefined || !hasCompose) {
         REDIS_BASE_IMAGE: BALANCER_BASE_IMAGE,
         REDIS_PORT: String(redis),
         REDIS_PAGES_PORT: String(redisPages),
+        POSTGRES_IMAGE,
+        POSTGRES_BASE_IMAGE: BALANCER_BASE_IMAGE,
+        POSTGRES_PORT: String(postgres),
+        POSTGRES_PASSWORD: 'compose0test0password0hex',
         APP1_PORT: String(app1),
         APP2_PORT: String(app2),
         BALANCER_PORT: String(balancer),
@@ -117,7 +124,7 @@ if (found.engine === undefined || !hasCompose) {
             .join(', ') || 'none'
         }`,
       );
-      await engine.run(['rmi', '--force', IMAGE, BALANCER_IMAGE, REDIS_IMAGE]);
+      await engine.run(['rmi', '--force', IMAGE, BALANCER_IMAGE, REDIS_IMAGE, POSTGRES_IMAGE]);
       if (context) rmSync(context, { recursive: true, force: true });
     });
 
@@ -158,6 +165,10 @@ if (found.engine === undefined || !hasCompose) {
 
     it("a session set on one replica is read on the other: the file's SESSION_SECRET is shared", async () => {
       await expectSessionShared(`http://127.0.0.1:${env.APP1_PORT}`, `http://127.0.0.1:${env.APP2_PORT}`);
+    });
+
+    it("an entry signed on one replica is in the other's guestbook: the file's PostgreSQL is theirs", async () => {
+      await expectGuestbookShared(`http://127.0.0.1:${env.APP1_PORT}`, `http://127.0.0.1:${env.APP2_PORT}`);
     });
 
     it("a page one replica stored answers the other from the file's Redis", async () => {

@@ -1,6 +1,7 @@
 // Scale-out as users run it: two replicas of the image (Node 26, read-only root) behind Debian's
 // HAProxy with deploy/haproxy.cfg, on loopback, sharing one Redis (Debian's redis-server, as
-// deploy/compose.yaml's): stored pages, revalidations and rate limits hold for both. Then a
+// deploy/compose.yaml's) and one PostgreSQL (Debian's, as tools/harness/postgres.ts starts it):
+// stored pages, revalidations, rate limits and the guestbook hold for both. Then a
 // rolling deploy to a second build whose assets have other hashes, under steady load, with
 // nothing dropped.
 import { spawnSync } from 'node:child_process';
@@ -15,10 +16,11 @@ import { fetchOnce } from '../../tools/harness/http.ts';
 import { sleep } from '../../tools/harness/net.ts';
 import { OUTAGE_MESSAGE } from '../../server/fleet/redis-connection.ts';
 import { startRedis, type RunningRedis } from '../support/redis-server.ts';
+import { startPostgres, type TestPostgres } from '../../tools/harness/postgres.ts';
 import { BALANCER_SOURCE, Cluster, DIAGNOSTICS_TOKEN, REVALIDATE_TOKEN, type Replica } from './cluster.ts';
 import { startLoad } from './load.ts';
 import { expectSessionShared } from './shared-session.ts';
-import { expectRevalidationShared, expectWriteLimitShared } from './shared-store.ts';
+import { expectGuestbookShared, expectRevalidationShared, expectWriteLimitShared } from './shared-store.ts';
 
 const IMAGE_A = 'react-ssr-host:scale-a';
 const IMAGE_B = 'react-ssr-host:scale-b';
@@ -50,6 +52,7 @@ if (found.engine === undefined || skipped !== undefined) {
   let cluster: Cluster;
   let redis: RunningRedis | undefined;
   let redisPages: RunningRedis | undefined;
+  let postgres: TestPostgres | undefined;
 
   describe(`two replicas behind HAProxy (${engine.kind})`, () => {
     beforeAll(async () => {
@@ -75,7 +78,8 @@ if (found.engine === undefined || skipped !== undefined) {
       // As docs/deploy.md documents them: the state never evicting, the pages least recently used out.
       redis = await startRedis(undefined, ['--maxmemory', '64mb', '--maxmemory-policy', 'noeviction']);
       redisPages = await startRedis(undefined, ['--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru']);
-      cluster = new Cluster(engine, shared, { state: redis.url, pages: redisPages.url });
+      postgres = await startPostgres();
+      cluster = new Cluster(engine, shared, { state: redis.url, pages: redisPages.url }, postgres.url);
       await cluster.start(IMAGE_A);
       console.log(
         `HAProxy on ${cluster.url} → ${cluster.replicas.map((r) => `${r.name} :${r.port}`).join(', ')}; replicas trust ${BALANCER_SOURCE} only`,
@@ -86,6 +90,7 @@ if (found.engine === undefined || skipped !== undefined) {
       await cluster?.stop();
       await redis?.kill();
       await redisPages?.kill();
+      postgres?.stop();
       for (const image of [IMAGE_A, IMAGE_B]) await engine.run(['rmi', '--force', image]);
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
       const left = await engine.run(['ps', '-a', '--filter', 'name=rsh-scale-', '--format', '{{.Names}}']);
@@ -175,6 +180,12 @@ if (found.engine === undefined || skipped !== undefined) {
       await expectWriteLimitShared(cluster.replicas.map((replica) => `http://127.0.0.1:${replica.port}`));
       // Redis answered all along: no replica told an outage.
       expect((await cluster.allLogs()).filter((line) => line.msg === OUTAGE_MESSAGE)).toEqual([]);
+    });
+
+    it('an entry written through one replica is read through the other: their data is one PostgreSQL', async () => {
+      const [a, b] = cluster.replicas.map((replica) => `http://127.0.0.1:${replica.port}`);
+      await expectGuestbookShared(a!, b!);
+      await expectGuestbookShared(b!, a!);
     });
 
     it('a session set on one replica is read on the other (shared SESSION_SECRET)', async () => {

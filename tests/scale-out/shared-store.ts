@@ -60,3 +60,21 @@ export async function expectWriteLimitShared(replicas: string[]): Promise<void> 
   }
   console.log(`guestbook: ${WRITES_PER_MINUTE} writes from one client over ${replicas.length} replicas, then 429 on each`);
 }
+
+/**
+ * An entry signed through `a` is in `b`'s guestbook at once: the replicas' data is one PostgreSQL
+ * (each has its own SQLite in memory, so nothing else could carry it).
+ */
+export async function expectGuestbookShared(a: string, b: string): Promise<void> {
+  const message = `shared through PostgreSQL ${Date.now()}`;
+  const signed = await fetchOnce(`${a}/guestbook`, {
+    localAddress: '127.0.0.7',
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ name: 'Fleet', message }).toString(),
+  });
+  expect(signed.status).toBe(303);
+  const listed = JSON.parse((await fetchOnce(`${b}/api/guestbook`)).body) as { entries: { message: string }[] };
+  expect(listed.entries.map((entry) => entry.message)).toContain(message);
+  console.log(`guestbook: an entry signed on ${a} is listed by ${b}`);
+}
