@@ -8,19 +8,21 @@ import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernet
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import { StatefulSet, type IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../server/config/config.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
-import { find, manifests as documents } from './kubernetes-files.ts';
+import { find, manifests as documents, POSTGRES } from './kubernetes-files.ts';
 
 /** What server/telemetry/sentry.ts allows for its flush at shutdown. */
 const SENTRY_FLUSH_S = 2;
 
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1 Deployment': Deployment,
+  'apps/v1 StatefulSet': StatefulSet,
   'v1 Service': Service,
   'v1 PersistentVolumeClaim': PersistentVolumeClaim,
   'policy/v1 PodDisruptionBudget': PodDisruptionBudget,
@@ -39,11 +41,14 @@ describe('deploy/kubernetes', () => {
       'NetworkPolicy',
       'NetworkPolicy',
       'NetworkPolicy',
+      'NetworkPolicy',
       'PersistentVolumeClaim',
       'PodDisruptionBudget',
       'Service',
       'Service',
       'Service',
+      'Service',
+      'StatefulSet',
     ];
     expect(docs.map(({ doc }) => doc.kind).sort()).toEqual(kinds);
     for (const { file, doc } of docs) {
@@ -58,6 +63,9 @@ describe('deploy/kubernetes', () => {
     const broken = structuredClone(deployment);
     (broken.spec!.template.spec!.containers[0]!.ports![0] as { containerPort: unknown }).containerPort = 'http';
     expect(() => new Deployment(broken).validate()).toThrow(/containerPort/);
+    const postgres = structuredClone(find<IStatefulSet>('StatefulSet', POSTGRES));
+    (postgres.spec!.volumeClaimTemplates![0]!.spec! as { accessModes: unknown }).accessModes = 'ReadWriteOnce';
+    expect(() => new StatefulSet(postgres).validate()).toThrow(/accessModes/);
   });
 
   it('runs two non-root replicas on a read-only root, probed on /healthz and /readyz, with DIGEST_KEY and SESSION_SECRET from a Secret', () => {

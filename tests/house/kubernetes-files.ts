@@ -34,3 +34,6 @@ export function find<T>(kind: string, name = 'react-ssr-host', dir = K8S_DIR): T
   if (!found) throw new Error(`no ${kind} ${name} in ${dir}`);
   return found.doc as unknown as T;
 }
+
+/** postgres.yaml's StatefulSet, Service and NetworkPolicy. */
+export const POSTGRES = 'react-ssr-host-postgres';
