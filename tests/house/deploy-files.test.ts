@@ -1,26 +1,29 @@
 // The deployment files a user takes as they are: valid against the Kubernetes API schemas
 // (kubernetes-models), consistent with the server's own configuration and shutdown timings.
 // compose.yaml itself is run by tests/scale-out/compose.test.ts; what a platform team asks of the
-// manifests (spread, autoscaler, policies, monitoring) is kubernetes-platform.test.ts.
+// manifests (spread, autoscaler, policies, monitoring) is kubernetes-platform.test.ts, and the
+// PostgreSQL the pods share (postgres.yaml) is postgres-deploy-files.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import { StatefulSet, type IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../server/config/config.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
-import { find, manifests as documents } from './kubernetes-files.ts';
+import { containerEnv, DATABASE_SECRET, documentedDatabaseUrl, find, manifests as documents, POSTGRES } from './kubernetes-files.ts';
 
 /** What server/telemetry/sentry.ts allows for its flush at shutdown. */
 const SENTRY_FLUSH_S = 2;
 
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1 Deployment': Deployment,
+  'apps/v1 StatefulSet': StatefulSet,
   'v1 Service': Service,
   'v1 PersistentVolumeClaim': PersistentVolumeClaim,
   'policy/v1 PodDisruptionBudget': PodDisruptionBudget,
@@ -39,11 +42,14 @@ describe('deploy/kubernetes', () => {
       'NetworkPolicy',
       'NetworkPolicy',
       'NetworkPolicy',
+      'NetworkPolicy',
       'PersistentVolumeClaim',
       'PodDisruptionBudget',
       'Service',
       'Service',
       'Service',
+      'Service',
+      'StatefulSet',
     ];
     expect(docs.map(({ doc }) => doc.kind).sort()).toEqual(kinds);
     for (const { file, doc } of docs) {
@@ -58,6 +64,9 @@ describe('deploy/kubernetes', () => {
     const broken = structuredClone(deployment);
     (broken.spec!.template.spec!.containers[0]!.ports![0] as { containerPort: unknown }).containerPort = 'http';
     expect(() => new Deployment(broken).validate()).toThrow(/containerPort/);
+    const postgres = structuredClone(find<IStatefulSet>('StatefulSet', POSTGRES));
+    (postgres.spec!.volumeClaimTemplates![0]!.spec! as { accessModes: unknown }).accessModes = 'ReadWriteOnce';
+    expect(() => new StatefulSet(postgres).validate()).toThrow(/accessModes/);
   });
 
   it('runs two non-root replicas on a read-only root, probed on /healthz and /readyz, with DIGEST_KEY and SESSION_SECRET from a Secret', () => {
@@ -88,10 +97,7 @@ describe('deploy/kubernetes', () => {
   it('its environment passes the server config validation, and the grace period covers delay + drain + flush', () => {
     const { spec } = find<IDeployment>('Deployment');
     const pod = spec!.template.spec!;
-    const env = Object.fromEntries(
-      pod.containers[0]!.env!.map((item) => [item.name, item.value ?? 'a-secret-from-the-cluster-0123456789']),
-    );
-    const config = loadConfig({ NODE_ENV: 'production', ...env });
+    const config = loadConfig({ NODE_ENV: 'production', ...containerEnv(pod.containers[0]!) });
     // Served over https by the ingress: the session cookie is Secure and __Host-session (server/writes/session.ts).
     expect(config.publicOrigin).toMatch(/^https:\/\//);
     expect(config.sessionSecrets).toBeDefined();
@@ -104,15 +110,25 @@ describe('deploy/kubernetes', () => {
     expect((probe.periodSeconds ?? 10) * (probe.failureThreshold ?? 3) * 1000).toBeLessThan(config.shutdownDelayMs);
   });
 
-  it("keeps each pod's database file on a writable emptyDir of its own, not the read-only root", () => {
+  it("keeps DATABASE_PATH, the pod's own file if run without DATABASE_URL, on a writable emptyDir, not the read-only root", () => {
     const pod = find<IDeployment>('Deployment').spec!.template.spec!;
     const [app] = pod.containers;
-    const env = Object.fromEntries(app!.env!.map((item) => [item.name, item.value ?? 'a-secret-from-the-cluster-0123456789']));
-    const { databasePath } = loadConfig({ NODE_ENV: 'production', ...env });
+    const { databasePath } = loadConfig({ NODE_ENV: 'production', ...containerEnv(app!) });
     const mount = app!.volumeMounts!.find((item) => databasePath.startsWith(`${item.mountPath}/`));
     expect(mount, databasePath).toBeDefined();
     expect(mount!.readOnly).not.toBe(true);
     expect(pod.volumes!.find((volume) => volume.name === mount!.name)?.emptyDir).toMatchObject({ sizeLimit: expect.any(String) });
+  });
+
+  it('the Deployment takes DATABASE_URL from the Secret, never a value written here, and no Secret is committed', () => {
+    const [app] = find<IDeployment>('Deployment').spec!.template.spec!.containers;
+    const url = app!.env!.find((item) => item.name === 'DATABASE_URL');
+    expect(url?.value, 'a URL written here would carry its password').toBeUndefined();
+    expect(url?.valueFrom?.secretKeyRef).toEqual({ name: DATABASE_SECRET, key: 'url' });
+    // With it, the host opens PostgreSQL (server/data/database.ts), the URL the operator was told to make.
+    const config = loadConfig({ NODE_ENV: 'production', ...containerEnv(app!) });
+    expect(config.postgres?.url).toBe(documentedDatabaseUrl());
+    expect(documents().filter(({ doc }) => doc.kind === 'Secret')).toEqual([]);
   });
 
   it('the Service selects the pods and targets their http port', () => {

@@ -86,9 +86,10 @@ describe('deploy/kubernetes, as a platform team reviews it', () => {
   });
 
   it('mounts no service-account token in any pod: nothing here calls the Kubernetes API', () => {
-    const deployments = manifests().filter(({ doc }) => doc.kind === 'Deployment');
-    expect(deployments.length).toBeGreaterThan(0);
-    for (const { doc } of deployments) {
+    // The StatefulSet's pod template is where the Deployment's is (spec.template).
+    const workloads = manifests().filter(({ doc }) => doc.kind === 'Deployment' || doc.kind === 'StatefulSet');
+    expect(workloads.length).toBeGreaterThan(0);
+    for (const { doc } of workloads) {
       expect(podOf(doc as unknown as IDeployment).spec!.automountServiceAccountToken, doc.metadata.name).toBe(false);
     }
   });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../server/config/config.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
-import { find } from './kubernetes-files.ts';
+import { containerEnv, find } from './kubernetes-files.ts';
 
 /** Redis's arguments (`--name value` pairs) as a map. */
 function redisFlags(args: readonly string[]): Map<string, string> {
@@ -60,10 +60,8 @@ describe('deploy/kubernetes', () => {
       expect(container!.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
       expect(redis.spec!.template.metadata!.labels).toMatchObject(service.spec!.selector!);
 
-      const env = Object.fromEntries(
-        app.spec!.template.spec!.containers[0]!.env!.map((item) => [item.name, item.value ?? 'a-secret-from-the-cluster-0123456789']),
-      );
       // loadConfig refuses the two URLs on one server: passing it is part of the check.
+      const env = containerEnv(app.spec!.template.spec!.containers[0]!);
       const at = new URL(loadConfig({ NODE_ENV: 'production', ...env }).cache[url]!);
       expect(at.hostname).toBe(service.metadata!.name);
       expect(Number(at.port)).toBe(service.spec!.ports![0]!.port);
