@@ -1,9 +1,8 @@
 // Scale-out as users run it: two replicas of the image (Node 26, read-only root) behind Debian's
 // HAProxy with deploy/haproxy.cfg, on loopback, sharing one Redis (Debian's redis-server, as
-// deploy/compose.yaml's) and one PostgreSQL (Debian's, as tools/harness/postgres.ts starts it):
-// stored pages, revalidations, rate limits and the guestbook hold for both. Then a
-// rolling deploy to a second build whose assets have other hashes, under steady load, with
-// nothing dropped.
+// deploy/compose.yaml's) and one PostgreSQL (tools/harness/postgres.ts): stored pages,
+// revalidations, rate limits and the guestbook hold for both. Then a rolling deploy to a second
+// build whose assets have other hashes, under steady load, with nothing dropped.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -183,9 +182,8 @@ if (found.engine === undefined || skipped !== undefined) {
     });
 
     it('an entry written through one replica is read through the other: their data is one PostgreSQL', async () => {
-      const [a, b] = cluster.replicas.map((replica) => `http://127.0.0.1:${replica.port}`);
-      await expectGuestbookShared(a!, b!);
-      await expectGuestbookShared(b!, a!);
+      const [a, b] = cluster.replicas.map((replica) => `http://127.0.0.1:${replica.port}`) as [string, string];
+      await expectGuestbookShared(a, b);
     });
 
     it('a session set on one replica is read on the other (shared SESSION_SECRET)', async () => {

@@ -62,10 +62,15 @@ export async function expectWriteLimitShared(replicas: string[]): Promise<void> 
 }
 
 /**
- * An entry signed through `a` is in `b`'s guestbook at once: the replicas' data is one PostgreSQL
- * (each has its own SQLite in memory, so nothing else could carry it).
+ * An entry signed through `a` is in `b`'s guestbook at once, and one signed through `b` in `a`'s:
+ * the replicas' data is one PostgreSQL (each has its own SQLite, so nothing else could carry it).
  */
 export async function expectGuestbookShared(a: string, b: string): Promise<void> {
+  await expectEntryShared(a, b);
+  await expectEntryShared(b, a);
+}
+
+async function expectEntryShared(a: string, b: string): Promise<void> {
   const message = `shared through PostgreSQL ${Date.now()}`;
   const signed = await fetchOnce(`${a}/guestbook`, {
     localAddress: '127.0.0.7',
