@@ -13,8 +13,10 @@ import type { PostgresConfig } from '../config/postgres-config.ts';
 import { flushLogs } from '../observe/logger.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import type { Database, Migration } from '../../shared/database.ts';
-import { availability, unavailability, watchedDriver } from './availability.ts';
-import { DatabaseError, migrate } from './migrations.ts';
+import { availability, unavailability } from './availability.ts';
+import { watchedDriver } from './watched-driver.ts';
+import { HOST_MIGRATIONS, HOST_MIGRATIONS_TABLE } from './database-sessions.ts';
+import { DatabaseError, firstLine, migrate } from './migrations.ts';
 import { createPool, postgresDialect } from './postgres-dialect.ts';
 import { nodeSqliteDialect } from './sqlite-dialect.ts';
 
@@ -76,10 +78,12 @@ async function migratePostgres(config: PostgresConfig, migrations: readonly Migr
   const pool = createPool({ ...config, poolMax: 1, statementTimeoutMs: MIGRATION_STATEMENT_TIMEOUT_MS }, () => {});
   const db = new Kysely<never>({ dialect: postgresDialect(pool) });
   try {
-    return await migrate(db, migrations, where);
+    const from = await migrate(db, migrations, where, { engine: 'postgres' });
+    await migrate(db, HOST_MIGRATIONS, where, { engine: 'postgres', table: HOST_MIGRATIONS_TABLE });
+    return from;
   } catch (error) {
     if (error instanceof DatabaseError) throw error;
-    throw new DatabaseError(`cannot reach ${where}: ${(error as Error).message.split('\n')[0]}`, error);
+    throw new DatabaseError(`cannot reach ${where}: ${firstLine(error)}`, error);
   } finally {
     await db.destroy();
   }
@@ -124,7 +128,8 @@ export async function openDatabase(settings: DatabaseSettings, migrations: reado
   const file = openSqlite(settings.databasePath, where);
   const db = watched(nodeSqliteDialect(file), logger, settings.databasePath);
   try {
-    const from = await migrate(db, migrations, where, file);
+    const from = await migrate(db, migrations, where, { engine: 'sqlite', file });
+    await migrate(db, HOST_MIGRATIONS, where, { engine: 'sqlite', table: HOST_MIGRATIONS_TABLE });
     return { db, from, version: migrations.length };
   } catch (error) {
     await db.destroy();
@@ -145,5 +150,25 @@ export async function openAppDatabase(settings: DatabaseSettings, migrations: re
     logger[LINE_LEVEL.bootFailure](engine, error.message);
     await flushLogs(logger);
     process.exit(1);
+  }
+}
+
+/** A database that has not closed in this long is left to the process's exit: the stop goes on to its last line. */
+const CLOSE_TIMEOUT_MS = 2_000;
+
+/**
+ * Closes the database at shutdown: SQLite checkpoints its write-ahead log into the file;
+ * PostgreSQL's pool ends its connections, waiting for any still checked out (a request past the
+ * grace period). Within CLOSE_TIMEOUT_MS, and what goes wrong is one warn line, never the stop's end.
+ */
+export async function closeDatabase(db: Database, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), CLOSE_TIMEOUT_MS)));
+  try {
+    if ((await Promise.race([db.destroy(), timedOut])) === 'timeout') logger.warn(`database not closed within ${CLOSE_TIMEOUT_MS} ms`);
+  } catch (error) {
+    logger.warn({ error: { message: firstLine(error) } }, 'database not closed cleanly');
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -10,6 +10,8 @@ import type { PostgresConfig } from '../config/postgres-config.ts';
  * itself: the client gives up this long after statement_timeout would have.
  */
 const QUERY_TIMEOUT_SLACK_MS = 1_000;
+/** node-postgres's message when query_timeout fires (node_modules/pg/lib/client.js). */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
 /** An idle connection is closed after this: a replica at rest holds few of the server's slots. */
 const IDLE_TIMEOUT_MS = 30_000;
 /** Shown in pg_stat_activity, so a DBA sees whose connections these are. */
@@ -35,6 +37,26 @@ const types: pg.CustomTypesConfig = {
       : (pg.types.getTypeParser(oid, format ?? 'text') as unknown)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/**
+ * When query_timeout fires, node-postgres fails the query but leaves the connection waiting for
+ * the answer it gave up on, and the pool hands that connection out again, to time out again
+ * (brianc/node-postgres#3399): every request of the replica would answer 503 until the kernel
+ * dropped the socket. Ending it marks it unusable (`end()` sets its ending flag at once), so the
+ * pool discards it as it comes back, and the next query gets a new connection.
+ */
+function endOnReadTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const answer = query(...args);
+    if (answer instanceof Promise) {
+      answer.catch((error: unknown) => {
+        if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) client.end().catch(() => {});
+      });
+    }
+    return answer;
+  }) as typeof client.query;
+}
+
 export function createPool(config: PostgresConfig, onIdleError: (error: Error) => void): pg.Pool {
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -44,15 +66,20 @@ export function createPool(config: PostgresConfig, onIdleError: (error: Error) =
     statement_timeout: config.statementTimeoutMs,
     query_timeout: config.statementTimeoutMs + QUERY_TIMEOUT_SLACK_MS,
     application_name: APPLICATION_NAME,
+    // TCP keepalive: the kernel finds a peer that vanished without a reset (a partition) on an idle connection too.
+    keepAlive: true,
     types,
   });
   // A pooled connection the server dropped while idle (a restart, a failover): without a
   // listener the pool's 'error' would end the process. The pool replaces it on the next query.
   pool.on('error', onIdleError);
-  // One dropped while checked out between two queries emits 'error' on the client itself, which
-  // the pool does not listen to then: the outage test's server ended on it. Its next query fails
-  // (a 503) and the pool discards it when it comes back, so the listener has nothing more to do.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    // One dropped while checked out between two queries emits 'error' on the client itself, which
+    // the pool does not listen to then: the outage test's server ended on it. Its next query fails
+    // (a 503) and the pool discards it when it comes back, so the listener has nothing more to do.
+    client.on('error', () => {});
+    endOnReadTimeout(client);
+  });
   return pool;
 }
 

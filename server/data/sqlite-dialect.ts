@@ -2,7 +2,9 @@
 // speaks to a better-sqlite3-shaped database (its SqliteDatabase interface,
 // node_modules/kysely/dist/dialect/sqlite/sqlite-dialect-config.d.ts), and this is that shape
 // over DatabaseSync. The one difference is how parameters are passed (an array there, spread
-// here) and whether a statement returns rows (`reader` there, `columns()` here).
+// here) and whether a statement returns rows (`reader` there, `columns()` here). Kysely gives
+// SQLite one connection and runs one query on it at a time, so a statement in the cache is never
+// iterated by two queries at once.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { SqliteAdapter, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 
@@ -12,6 +14,8 @@ import { SqliteAdapter, SqliteDialect, type SqliteDatabase, type SqliteStatement
  * builds SQL on the fly cannot grow it without bound.
  */
 const PREPARED_CAP = 256;
+/** Of refused SQL, quoted in the error. */
+const MAX_QUOTED_SQL = 200;
 
 function statementOf(statement: StatementSync): SqliteStatement {
   // Kysely passes what the app gave its query; node:sqlite refuses a value it cannot bind, with its own error.
@@ -32,7 +36,13 @@ function nodeSqliteDatabase(database: DatabaseSync): SqliteDatabase {
     prepare(sql) {
       let statement = prepared.get(sql);
       if (statement === undefined) {
-        statement = statementOf(database.prepare(sql));
+        const compiled = database.prepare(sql);
+        // node:sqlite compiles the first statement of several and drops the rest without a word;
+        // PostgreSQL would run them all: refused, so a step or query means the same on both.
+        if (sql.slice(compiled.sourceSQL.length).trim().replace(/^;/, '') !== '') {
+          throw new Error(`one SQL statement at a time on SQLite (node:sqlite runs only the first): ${sql.slice(0, MAX_QUOTED_SQL)}`);
+        }
+        statement = statementOf(compiled);
         if (prepared.size >= PREPARED_CAP) prepared.delete(prepared.keys().next().value!);
         prepared.set(sql, statement);
       }

@@ -95,6 +95,11 @@ describe('the database down or slow', () => {
     // Bounded by the timeouts (300 ms, and query_timeout's second past it), never the request's deadline.
     expect(tookMs).toBeLessThan(5_000);
     expect(failureLines()).toHaveLength(before + 1);
+    // A slow database is no outage: nothing is announced.
+    expect(linesSaying(OUTAGE_MESSAGE)).toHaveLength(1);
+    // Answering again, the board is served again: the connection that timed out is not handed out
+    // again (it would wait for the answer it gave up on: server/data/postgres-dialect.ts).
     await proxy.up();
+    expect([(await board()).status, (await board()).status, (await board()).status]).toEqual([200, 200, 200]);
   });
 });

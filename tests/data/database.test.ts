@@ -30,7 +30,7 @@ function boardOf(database: Database) {
   };
 }
 
-/** The tables and indexes, by name: what the steps made (primary keys' and Kysely's own aside). */
+/** The tables and indexes, by name: what the steps made (primary keys, the record of steps and the host's own tables aside). */
 async function schemaOf(db: Database, engine: Engine): Promise<string[]> {
   const tables = (await db.introspection.getTables()).map((table) => table.name);
   const indexes =
@@ -38,8 +38,10 @@ async function schemaOf(db: Database, engine: Engine): Promise<string[]> {
       ? sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public'`
       : sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index'`;
   const names = [...tables, ...(await indexes.execute(db)).rows.map((row) => row.name)];
-  return names.filter((name) => !/^(sqlite_|kysely_)|_pkey$/.test(name)).sort();
+  return names.filter((name) => !/^(sqlite_|kysely_|host_)|_pkey$/.test(name)).sort();
 }
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe.each(ENGINES)('the database on %s', (engine) => {
   const where = (settings: DatabaseSettings) =>
@@ -81,26 +83,41 @@ describe.each(ENGINES)('the database on %s', (engine) => {
 
   it('stops at a failed step with one line naming it, the step undone and the steps before it kept', async () => {
     const settings = await freshDatabase(engine);
-    const steps: Migration[] = [
-      { name: 'notes', up: (db) => db.schema.createTable('notes').addColumn('body', 'text').execute() },
-      {
-        name: 'tags',
-        // Its first statement succeeds before the second fails: the transaction takes both back.
-        up: async (db) => {
-          await db.schema.createTable('tags').addColumn('name', 'text').execute();
-          await sql`INSERT INTO nowhere VALUES (1)`.execute(db);
-        },
+    const notes: Migration = { name: 'notes', up: (db) => db.schema.createTable('notes').addColumn('body', 'text').execute() };
+    const tags: Migration = {
+      name: 'tags',
+      // Its first statement succeeds before the second fails: its transaction takes both back.
+      up: async (db) => {
+        await db.schema.createTable('tags').addColumn('name', 'text').execute();
+        await sql`INSERT INTO nowhere VALUES (1)`.execute(db);
       },
-    ];
-    await expect(openDatabase(settings, steps)).rejects.toMatchObject({
+    };
+    const first = await openDatabase(settings, [notes]);
+    await first.db.destroy();
+    await expect(openDatabase(settings, [notes, tags])).rejects.toMatchObject({
       name: 'DatabaseError',
-      message: expect.stringMatching(
-        new RegExp(`^${where(settings).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: migration 2 of 2 \\("tags"\\) failed: [^\\n]*nowhere`),
-      ),
+      message: expect.stringMatching(new RegExp(`^${escaped(where(settings))}: migration 2 of 2 \\("tags"\\) failed: [^\\n]*nowhere`)),
     });
-    const { db } = await openDatabase(settings, steps.slice(0, 1));
+    const { db } = await openDatabase(settings, [notes]);
     expect(await executedSteps(db)).toEqual(['notes']);
     expect(await schemaOf(db, engine)).toEqual(['notes']);
+    await db.destroy();
+  });
+
+  it('runs the steps in the order of the list, whatever their names, each in a transaction of its own', async () => {
+    const settings = await freshDatabase(engine);
+    // Alphabetically the second step would come first, and fail without the first's table.
+    const steps: Migration[] = [
+      { name: 'zebras', up: (db) => db.schema.createTable('zebras').addColumn('name', 'text').execute() },
+      { name: 'add stripes to zebras', up: (db) => db.schema.alterTable('zebras').addColumn('stripes', 'integer').execute() },
+      { name: 'a failing step', up: async (db) => void (await sql`SELECT * FROM nowhere`.execute(db)) },
+    ];
+    await expect(openDatabase(settings, steps)).rejects.toMatchObject({
+      message: expect.stringContaining('migration 3 of 3 ("a failing step")'),
+    });
+    // The two before it were each committed: a later failure takes back its own step only.
+    const { db } = await openDatabase(settings, steps.slice(0, 2));
+    expect(await executedSteps(db)).toEqual(['zebras', 'add stripes to zebras']);
     await db.destroy();
   });
 

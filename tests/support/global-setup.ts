@@ -14,13 +14,21 @@ import { TEST_POSTGRES_ENV } from './databases.ts';
  */
 export default async function setup(): Promise<() => void> {
   // One PostgreSQL for the run, started while the app builds; each test makes its own database in it (./databases.ts).
-  const [postgres] = await Promise.all([startPostgres(), buildOnce()]);
-  process.env[TEST_POSTGRES_ENV] = postgres.url;
+  const [postgres, build] = await Promise.allSettled([startPostgres(), buildOnce()]);
+  // A failed build leaves no PostgreSQL behind, nor a failed start a build's result unread.
+  if (postgres.status === 'rejected' || build.status === 'rejected') {
+    if (postgres.status === 'fulfilled') postgres.value.stop();
+    throw postgres.status === 'rejected' ? postgres.reason : (build as PromiseRejectedResult).reason;
+  }
+  process.env[TEST_POSTGRES_ENV] = postgres.value.url;
   const dir = mkdtempSync(join(tmpdir(), 'react-ssr-host-groups-'));
   process.env[PROCESS_GROUPS_DIR_ENV] = dir;
   return () => {
-    for (const pid of readdirSync(dir)) signalGroup(Number(pid), 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-    postgres.stop();
+    try {
+      for (const pid of readdirSync(dir)) signalGroup(Number(pid), 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      postgres.value.stop();
+    }
   };
 }

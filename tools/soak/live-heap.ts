@@ -20,23 +20,42 @@ export function withoutInspectorLines(stderr: string): string {
     .trim();
 }
 
-/** A generous bound on a collection of a few hundred MB; past it the sample is NaN and its check fails. */
+/** A generous bound on connecting, and on a collection of a few hundred MB; past it the sample is NaN and its check fails. */
 const CALL_TIMEOUT_MS = 20_000;
+
+/** `promise`, or a rejection saying `what` took too long; the timer is cleared either way. */
+async function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing in ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS)),
+      ),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Collects garbage in the server and returns what is left, in MB: V8's used heap plus the
  * ArrayBuffers' backing stores (Buffers, sockets' data), both from Runtime.getHeapUsage
- * (https://chromedevtools.github.io/devtools-protocol/v8/Runtime/#method-getHeapUsage).
+ * (https://chromedevtools.github.io/devtools-protocol/v8/Runtime/#method-getHeapUsage). NaN, and
+ * why on stderr, when it cannot be read: the check then fails rather than pass on nothing.
  */
 export async function liveHeapMb(stderr: string): Promise<number> {
   const url = /ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/.exec(stderr)?.[0];
   if (url === undefined) return Number.NaN;
   const socket = new WebSocket(url);
   try {
-    await new Promise((resolve, reject) => {
-      socket.addEventListener('open', resolve, { once: true });
-      socket.addEventListener('error', () => reject(new Error(`cannot reach the inspector at ${url}`)), { once: true });
-    });
+    await within(
+      new Promise((resolve, reject) => {
+        socket.addEventListener('open', resolve, { once: true });
+        socket.addEventListener('error', () => reject(new Error(`cannot reach the inspector at ${url}`)), { once: true });
+      }),
+      'connecting to the inspector',
+    );
     const pending = new Map<number, (result: Record<string, number>) => void>();
     socket.addEventListener('message', (event) => {
       const message = JSON.parse(String(event.data)) as { id?: number; result?: Record<string, number> };
@@ -44,16 +63,23 @@ export async function liveHeapMb(stderr: string): Promise<number> {
     });
     let lastId = 0;
     const call = (method: string) =>
-      new Promise<Record<string, number>>((resolve, reject) => {
-        const id = ++lastId;
-        pending.set(id, resolve);
-        socket.send(JSON.stringify({ id, method }));
-        setTimeout(() => reject(new Error(`${method}: no answer in ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS).unref();
-      });
+      within(
+        new Promise<Record<string, number>>((resolve) => {
+          const id = ++lastId;
+          pending.set(id, resolve);
+          socket.send(JSON.stringify({ id, method }));
+        }),
+        method,
+      );
+    // Twice: what the first collection frees may let go of what only weak references held.
     await call('HeapProfiler.collectGarbage');
-    const usage = await call('Runtime.getHeapUsage');
-    return ((usage.usedSize ?? Number.NaN) + (usage.backingStorageSize ?? 0)) / 2 ** 20;
-  } catch {
+    await call('HeapProfiler.collectGarbage');
+    const { usedSize, backingStorageSize } = await call('Runtime.getHeapUsage');
+    if (usedSize === undefined || backingStorageSize === undefined)
+      throw new Error('Runtime.getHeapUsage gave no usedSize or backingStorageSize');
+    return (usedSize + backingStorageSize) / 2 ** 20;
+  } catch (error) {
+    console.error(`soak: the live heap was not read: ${(error as Error).message}`);
     return Number.NaN;
   } finally {
     socket.close();

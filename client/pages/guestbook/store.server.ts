@@ -68,8 +68,9 @@ export function createStore(context: { db: Database }): GuestbookStore {
       });
     },
     async remove(id, owner) {
+      if (owner === undefined) return (await get(id)) === undefined ? 'missing' : 'not-yours';
       // One statement decides and deletes, so two replicas deleting at once cannot both say "removed".
-      const deleted = await db.deleteFrom('guestbook_entries').where('id', '=', id).where('owner', '=', owner ?? '').executeTakeFirst();
+      const deleted = await db.deleteFrom('guestbook_entries').where('id', '=', id).where('owner', '=', owner).executeTakeFirst();
       if (deleted.numDeletedRows > 0n) return 'removed';
       return (await get(id)) === undefined ? 'missing' : 'not-yours';
     },
