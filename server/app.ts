@@ -32,6 +32,8 @@ import { resolveOrigin } from './edge/request-origin.ts';
 import { createClientLimits } from './writes/client-limits.ts';
 import type { ClientWindows } from './edge/client-windows.ts';
 import { createSessions, type Sessions } from './writes/session.ts';
+import { sessionSecrets } from './writes/session-secret.ts';
+import { createMemorySessionStore } from './writes/session-store.ts';
 import { createMemoryStore, type CacheStore } from './pages/cache-store.ts';
 import { createPageCache } from './pages/page-cache.ts';
 import { createPageTemplate } from './pages/page-template.ts';
@@ -54,7 +56,7 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Where 429 refusals are counted instead of logged one by one; flushed by the process at exit. */
   refusals?: RefusalSummary;
-  /** Signed-cookie sessions (session.ts); made here when not given. */
+  /** Server-held sessions (writes/session.ts); made here, in this process's memory, when not given. */
   sessions?: Sessions;
   /** The process's one failure recorder (server/index.ts builds it for faults and requests); made here when not given. */
   failures?: ProcessFailures;
@@ -131,7 +133,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     metrics: deps.metrics,
   });
   const cache = pageCache(config, deps);
-  const sessions = deps.sessions ?? createSessions(config);
+  const sessions = deps.sessions ?? createSessions(config, createMemorySessionStore(), sessionSecrets(config));
   const traceMeta = deps.telemetry?.traceMeta;
   const made = createPageRenderer({
     config,

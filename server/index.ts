@@ -23,7 +23,11 @@ import { createRefusalSummary } from './observe/refusal-summary.ts';
 import { createDrain } from './edge/shutdown.ts';
 import { LINE_LEVEL } from './observe/log-levels.ts';
 import { LISTENING_PREFIX, STOPPED_MESSAGE } from '../shared/log-line.ts';
-import { openAppDatabase } from './data/database.ts';
+import { closeDatabase, openAppDatabase } from './data/database.ts';
+import { createDatabaseSessionStore } from './data/database-sessions.ts';
+import { createSessions } from './writes/session.ts';
+import { sayWhereSessionsAre } from './writes/session-store.ts';
+import { sessionSecrets } from './writes/session-secret.ts';
 import { loadAppBuild } from './assets/app-build.ts';
 import reactRouterConfig from '../react-router.config.ts';
 import { loadFailureHook } from './failures/failure-hook.ts';
@@ -157,7 +161,7 @@ async function main(): Promise<void> {
   }
   if (config.sessionSecrets === undefined && config.isProduction) {
     logger[LINE_LEVEL.lifecycleWarning](
-      'SESSION_SECRET is not set: sessions are signed with a random key per process, so they hold on one replica and end at a restart',
+      'SESSION_SECRET is not set: session ids are signed with a random key per process, so a session holds on one replica and ends at a restart',
     );
   }
   if (config.publicOrigin === undefined && config.isProduction) {
@@ -167,6 +171,8 @@ async function main(): Promise<void> {
   }
 
   const db = await openAppDatabase(config, frontend.migrations, logger);
+  const sessions = createSessions(config, fleet.sessions ?? createDatabaseSessionStore(db), sessionSecrets(config));
+  sayWhereSessionsAre(config, sessions.kind, logger);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   metrics?.trackReadiness(drain.isShuttingDown);
   // Trace ids on log lines only with tracing on: without a sample rate Sentry makes no spans.
@@ -179,6 +185,7 @@ async function main(): Promise<void> {
       logger,
       frontend,
       db,
+      sessions,
       isShuttingDown: drain.isShuttingDown,
       telemetry,
       metrics,
@@ -200,9 +207,8 @@ async function main(): Promise<void> {
     metricsServer?.close();
     metricsServer?.closeAllConnections();
     await frontend.close();
-    // After the drain: no request is left to use it. Closing checkpoints SQLite's write-ahead log
-    // into the file, or ends PostgreSQL's connections.
-    await db.destroy();
+    // After the drain: no request is left to use it (bounded: data/database.ts's closeDatabase).
+    await closeDatabase(db, logger);
     await fleet.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();

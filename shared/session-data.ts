@@ -21,11 +21,23 @@ export interface SessionFlashData {}
 /** Until an app declares any key, any key is allowed and read as unknown. */
 type Declared<T> = keyof T extends never ? Record<string, unknown> : T;
 
-/** React Router's session, typed by the declarations above, with the host's sign-out. */
+/**
+ * React Router's session, typed by the declarations above, held on the server (its cookie
+ * carries the id only: server/writes/session.ts), with the host's sign-in and sign-outs.
+ */
 export type HostSession = Session<Declared<SessionData>, Declared<SessionFlashData>> & {
   /**
-   * Sign-out: clears the session's data, and the response expires its cookie (React Router's
-   * destroySession). Values set after it start a new session in a fresh cookie.
+   * Sign-in as `user` (an id the app gives its user): the session keeps its data under a new id
+   * (an id planted before sign-in is worth nothing after it), and is counted as `user`'s for
+   * signOutEverywhere().
+   */
+  signIn(user: string): void;
+  /**
+   * Sign-out: deletes the session's data on the server, and the response expires its cookie
+   * (React Router's destroySession): a copy of the cookie kept from before finds nothing. Values
+   * set after it start a new session under a new id.
    */
   destroy(): void;
+  /** Sign-out on every device: every session signed in as this session's user is deleted, this one too. */
+  signOutEverywhere(): void;
 };

@@ -85,6 +85,12 @@ export const DEFAULT_COMPRESS_MAX_CONCURRENT = 64;
 
 /** Under the working directory's data/, which .gitignore ignores and the image makes writable (Dockerfile). */
 export const DEFAULT_DATABASE_PATH = 'data/app.sqlite';
+/** Two weeks past its last use, as the cookie lasted before sessions were held on the server (Rails' and Django's defaults are close). */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_S = 14 * 24 * 60 * 60;
+/** Thirty days past its start, however often it is used: a stolen id stops working in the end. */
+export const DEFAULT_SESSION_ABSOLUTE_TIMEOUT_S = 30 * 24 * 60 * 60;
+/** A year: past it a session outlives most credentials it could stand for. */
+const MAX_SESSION_TIMEOUT_S = 365 * 24 * 60 * 60;
 
 /**
  * How long the app's failure hook (an exporter's network call, typically) may keep its promise
@@ -139,6 +145,8 @@ export interface Config {
   readonly hmrPort: number;
   /** Session cookie secrets, newest first; undefined: a random one per process (server/writes/session.ts). */
   readonly sessionSecrets: readonly string[] | undefined;
+  /** How long a session lasts: past its last use, and past its start whatever its use (server/writes/session.ts). */
+  readonly session: { readonly idleTimeoutS: number; readonly absoluteTimeoutS: number };
   /** Strict-Transport-Security max-age in seconds; 0 sends no HSTS header. */
   readonly hstsMaxAge: number;
   /** Origins the app adds to the Content-Security-Policy, per directive (server/config/csp-sources.ts). */
@@ -195,6 +203,10 @@ export function loadConfig(env: Env): Config {
     publicOrigin,
     allowedOrigins: origins(env, 'ALLOWED_ORIGINS'),
     sessionSecrets: secrets(env, 'SESSION_SECRET'),
+    session: Object.freeze({
+      idleTimeoutS: integer(env, 'SESSION_IDLE_TIMEOUT_S', DEFAULT_SESSION_IDLE_TIMEOUT_S, 60, MAX_SESSION_TIMEOUT_S),
+      absoluteTimeoutS: integer(env, 'SESSION_ABSOLUTE_TIMEOUT_S', DEFAULT_SESSION_ABSOLUTE_TIMEOUT_S, 60, MAX_SESSION_TIMEOUT_S),
+    }),
     hmrPort: integer(env, 'HMR_PORT', DEFAULT_HMR_PORT, 1, 65_535),
     compressResponses: env.COMPRESS_RESPONSES === undefined || env.COMPRESS_RESPONSES === '' ? true : flag(env, 'COMPRESS_RESPONSES'),
     compressMaxConcurrent: integer(env, 'COMPRESS_MAX_CONCURRENT', DEFAULT_COMPRESS_MAX_CONCURRENT, 1, 100_000),

@@ -6,9 +6,10 @@ import { watchEvictionPolicy } from './eviction-policy.ts';
 import { createInvalidationChannel } from './redis-invalidations.ts';
 import { createRedisSpentProofs } from './redis-spent-proofs.ts';
 import { createRedisWindows } from './redis-windows.ts';
+import { createRedisSessionStore } from './redis-sessions.ts';
 
 // The fleet's Redis, each role on a server of its own (docs/deploy.md, "Redis"): the state
-// (REDIS_URL: rate-limit windows, spent report proofs, the invalidation channel; never evicting)
+// (REDIS_URL: rate-limit windows, spent report proofs, sessions, the invalidation channel; never evicting)
 // and stored pages (CACHE_REDIS_URL: a cache, evicting the least recently used). Without one,
 // what it would hold stays in each process.
 
@@ -38,6 +39,8 @@ export function connectFleet(config: CacheConfig, logger: Logger, metrics?: Pick
     pages,
     windows: state && createRedisWindows(state),
     spentProofs: state && createRedisSpentProofs(state),
+    /** Server-held sessions, in the state's Redis (never evicting). */
+    sessions: state && createRedisSessionStore(state),
     invalidations: channelOn && createInvalidationChannel(channelOn),
     /** Whether every connection is up (the tests wait for it). */
     ready: () => [state, pages].every((connection) => connection === undefined || connection.client.isReady),

@@ -83,6 +83,7 @@ describe('configuration', () => {
       publicOrigin: 'https://www.example.com',
       allowedOrigins: ['https://forms.example.org', 'https://admin.example.org'],
       sessionSecrets: ['n'.repeat(32), 'o'.repeat(40)],
+      session: { idleTimeoutS: 3600, absoluteTimeoutS: 86400 },
       hmrPort: 25000,
       compressResponses: false,
       compressMaxConcurrent: 16,

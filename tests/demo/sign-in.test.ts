@@ -31,6 +31,21 @@ describe('the demo’s sign-in, guarded page and sign-out', () => {
     const signOut = await request(app).post('/guestbook/sign-out').set('Cookie', session).type(FORM).send('').expect(303);
     expect(signOut.headers.location).toBe('/guestbook');
     await request(app).get('/guestbook/mine').set('Cookie', cookieOf(signOut)).expect(302);
+    // The cookie kept from before: its session was deleted on the server.
+    await request(app).get('/guestbook/mine').set('Cookie', session).expect(302);
+  });
+
+  it('"sign out everywhere" on /guestbook/mine signs out every device signed in under the name, and no other name', async () => {
+    const { app } = createDemo();
+    const signIn = async (name: string) =>
+      cookieOf(await request(app).post('/guestbook/sign-in').type(FORM).send(`name=${name}`).expect(303));
+    const [laptop, phone, other] = [await signIn('Ada'), await signIn('Ada'), await signIn('Bob')];
+    const mine = await request(app).get('/guestbook/mine').set('Cookie', phone).expect(200);
+    expect(mine.text).toContain('data-testid="sign-out-everywhere"');
+    await request(app).post('/guestbook/sign-out').set('Cookie', phone).type(FORM).send('everywhere=1').expect(303);
+    await request(app).get('/guestbook/mine').set('Cookie', phone).expect(302);
+    await request(app).get('/guestbook/mine').set('Cookie', laptop).expect(302);
+    await request(app).get('/guestbook/mine').set('Cookie', other).expect(200);
   });
 });
 

@@ -28,6 +28,8 @@ export const EVERY_VARIABLE = {
   PUBLIC_ORIGIN: 'https://www.example.com',
   ALLOWED_ORIGINS: 'https://forms.example.org/, https://admin.example.org',
   SESSION_SECRET: `${'n'.repeat(32)},${'o'.repeat(40)}`,
+  SESSION_IDLE_TIMEOUT_S: '3600',
+  SESSION_ABSOLUTE_TIMEOUT_S: '86400',
   HMR_PORT: '25000',
   COMPRESS_RESPONSES: 'false',
   COMPRESS_MAX_CONCURRENT: '16',

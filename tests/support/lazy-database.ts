@@ -13,7 +13,7 @@ export function migratedInMemory(migrations: readonly Migration[]): Database {
   const database = async () => {
     const file = new DatabaseSync(':memory:');
     // The same connection, through a Kysely of its own that is never destroyed (that would close it).
-    await migrate(new Kysely({ dialect: nodeSqliteDialect(file) }), migrations, 'DATABASE_PATH=:memory:', file);
+    await migrate(new Kysely({ dialect: nodeSqliteDialect(file) }), migrations, 'DATABASE_PATH=:memory:', { engine: 'sqlite', file });
     return file;
   };
   return new Kysely({ dialect: nodeSqliteDialect(database) });

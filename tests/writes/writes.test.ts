@@ -2,6 +2,9 @@ import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream, UNSAFE_SingleFetch
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { pageDigest } from '../../tools/harness/digests.ts';
+import { loadConfig } from '../../server/config/config.ts';
+import { createSessions } from '../../server/writes/session.ts';
+import { createMemorySessionStore } from '../../server/writes/session-store.ts';
 import { createTestApp } from '../support/test-app.ts';
 
 // What loaders and actions answer, over HTTP: headers, cookies, redirects, statuses, sessions.
@@ -106,7 +109,12 @@ describe('sessions', () => {
 describe('session secrets', () => {
   it('a rotated secret still reads the cookies it signed; a secret dropped from the list no longer does', async () => {
     const [older, newer] = ['o'.repeat(32), 'n'.repeat(32)];
-    const withSecrets = (secrets: string) => createTestApp({ SESSION_SECRET: secrets }).app;
+    // One store behind the three apps, as one Redis or database is behind a fleet's releases.
+    const store = createMemorySessionStore();
+    const withSecrets = (secrets: string) => {
+      const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: secrets });
+      return createTestApp({ SESSION_SECRET: secrets }, { sessions: createSessions(config, store, config.sessionSecrets!) }).app;
+    };
     const first = await request(withSecrets(older)).get('/writes').expect(200);
     const cookie = cookies(first)[0]!.split(';')[0]!;
     const rotated = await request(withSecrets(`${newer},${older}`))

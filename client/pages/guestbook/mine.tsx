@@ -28,9 +28,13 @@ export default function Mine({ loaderData }: Route.ComponentProps) {
         Signed in as <strong data-testid="signed-in-as">{name}</strong>.
       </p>
       {/* Posts to a resource route (no page): with JavaScript as without, a 303 back to the guestbook. */}
-      <Form method="post" action="/guestbook/sign-out">
+      <Form method="post" action="/guestbook/sign-out" className="guestbook-sign-out">
         <button type="submit" data-testid="sign-out">
           Sign out
+        </button>
+        {/* Every device signed in under this name: the sessions are held on the server, so each is deleted. */}
+        <button type="submit" name="everywhere" value="1" data-testid="sign-out-everywhere">
+          Sign out everywhere
         </button>
       </Form>
       {entries.length === 0 ? (

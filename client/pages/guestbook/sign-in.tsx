@@ -6,7 +6,7 @@ import { MAX_NAME_LENGTH } from './limits.ts';
 import { sessionValue } from './signed-in.server.ts';
 
 // /guestbook/sign-in: a name is enough for the demo (no password). Signing in keeps the writer id
-// the session already has, so entries signed before are still "yours".
+// the session already has, so entries signed before are still "yours", under a new session id.
 
 export function loader({ context }: Route.LoaderArgs) {
   return { name: sessionValue(hostOf(context).session, 'user') };
@@ -20,8 +20,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (name === '' || name.length > MAX_NAME_LENGTH) {
     return data({ error: `Please enter a name of 1 to ${MAX_NAME_LENGTH} characters.`, name }, { status: 422 });
   }
-  session.set('user', name);
+  // A new session id for the signed-in name (an id planted before is worth nothing now); the demo
+  // has no passwords, so a name is its account, and "sign out everywhere" signs out every device
+  // signed in under it.
+  session.signIn(name);
   if (sessionValue(session, 'owner') === undefined) session.set('owner', randomUUID());
+  session.set('user', name);
   return redirect('/guestbook/mine');
 }
 

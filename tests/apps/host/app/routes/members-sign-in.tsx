@@ -2,12 +2,14 @@ import { data, Form, Link, redirect } from 'react-router';
 import { hostOf } from '../../../../../shared/host.ts';
 import type { Route } from './+types/members-sign-in';
 
-// Signs a member in (a name in the session), then on to the guarded members' page.
+// Signs a member in (a name in the session, the session renewed as theirs), then on to the guarded members' page.
 
 export async function action({ request, context }: Route.ActionArgs) {
   const name = String((await request.formData()).get('name') ?? '').trim();
   if (name === '') return data({ error: 'Please write a name.' }, { status: 422 });
-  hostOf(context).session.set('member', name);
+  const { session } = hostOf(context);
+  session.signIn(name);
+  session.set('member', name);
   return redirect('/members');
 }
 
