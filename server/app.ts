@@ -33,7 +33,7 @@ import { createClientLimits } from './writes/client-limits.ts';
 import type { ClientWindows } from './edge/client-windows.ts';
 import { createSessions, type Sessions } from './writes/session.ts';
 import { sessionSecrets } from './writes/session-secret.ts';
-import { createMemorySessionStore } from './writes/session-store.ts';
+import { createMemorySessionStore } from './writes/memory-sessions.ts';
 import { createMemoryStore, type CacheStore } from './pages/cache-store.ts';
 import { createPageCache } from './pages/page-cache.ts';
 import { createPageTemplate } from './pages/page-template.ts';

@@ -171,7 +171,7 @@ async function main(): Promise<void> {
   }
 
   const db = await openAppDatabase(config, frontend.migrations, logger);
-  const sessions = createSessions(config, fleet.sessions ?? createDatabaseSessionStore(db), sessionSecrets(config));
+  const sessions = createSessions(config, fleet.sessions ?? createDatabaseSessionStore(db, logger), sessionSecrets(config));
   sayWhereSessionsAre(config, sessions.kind, logger);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   metrics?.trackReadiness(drain.isShuttingDown);

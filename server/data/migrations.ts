@@ -52,7 +52,7 @@ export function firstLine(error: unknown): string {
 const newerRelease = (where: string, what: string) =>
   new DatabaseError(`${where} ${what}: deploy that release again, or restore a backup from before it`);
 
-/** The steps this database has run, in the order they ran; none when it never ran one. */
+/** The steps this database has run (by when, then by name: steps of one millisecond by name); none when it never ran one. */
 export async function executedSteps(db: Kysely<unknown>, table = MIGRATION_TABLE): Promise<string[]> {
   try {
     const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.table(table)} ORDER BY timestamp, name`.execute(db);

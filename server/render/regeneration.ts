@@ -74,7 +74,7 @@ export function createRegeneration(deps: RegenerationDeps) {
         status: response.status,
         headers: Object.fromEntries([...response.headers].filter(([name]) => name !== 'set-cookie')),
         perUser: sessions.isPerUser(session),
-        setCookie: response.headers.has('set-cookie') || (await sessions.commit(session)) !== undefined,
+        setCookie: response.headers.has('set-cookie') || sessions.changed(session),
         failed: (own.locals.failures?.size ?? 0) > 0 || deadline.renderSignal.aborted,
         reads: headerReads,
       };

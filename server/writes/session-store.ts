@@ -1,11 +1,13 @@
 // Where server-held sessions live (./session.ts): the cookie carries a signed id only, and the
 // session's data is kept here under it, so a sign-out deletes it for good (a replayed cookie finds
-// nothing) and a user's sessions can all be dropped at once. Three stores, one interface: the
-// fleet's Redis (server/fleet/redis-sessions.ts), the app's database (server/data/database-sessions.ts),
-// or this process's memory (below). docs/security.md, "Writes".
+// nothing) and a user's sessions can all be dropped at once. Three stores, one contract: the
+// fleet's Redis (server/fleet/redis-sessions.ts), the app's database
+// (server/data/database-sessions.ts), or this process's memory (./memory-sessions.ts).
+// docs/security.md, "Writes".
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
+import { HostError } from '../failures/errors.ts';
 
 /** A session's record: its data (React Router's, flash values included) and whom it is signed in as. */
 export interface SessionRecord {
@@ -13,62 +15,60 @@ export interface SessionRecord {
   user: string | undefined;
 }
 
+/**
+ * Reads fail open: a store that cannot answer reads as no session (its visitor is signed out for
+ * as long). Writes fail closed: a sign-in, a change or a sign-out the store could not keep
+ * throws a SessionStoreUnavailableError (503), so none of them looks done when it is not.
+ */
 export interface SessionStore {
   /** Said at boot: where sessions are kept. */
   readonly kind: 'redis' | 'database' | 'memory';
   /** The record, or undefined when there is none (never made, deleted, or past its time). */
   read(id: string): Promise<SessionRecord | undefined>;
-  /** Writes the record, kept for `ttlMs` from now. */
-  write(id: string, record: SessionRecord, ttlMs: number): Promise<void>;
+  /** A new session's record, kept for `ttlMs`. */
+  create(id: string, record: SessionRecord, ttlMs: number): Promise<void>;
+  /**
+   * An existing session's record, kept `ttlMs` from now; nothing when it is gone (deleted, or
+   * past its time), so a request that read the session before a sign-out never brings it back.
+   */
+  update(id: string, record: SessionRecord, ttlMs: number): Promise<void>;
   remove(id: string): Promise<void>;
   /** Every session of `user`: "sign out everywhere". */
   removeUser(user: string): Promise<void>;
 }
 
-/**
- * At most this many sessions in one process's memory: past it the one closest to its end goes
- * first, so a flood of new visitors cannot grow the heap without bound.
- */
-export const MEMORY_SESSIONS_CAP = 100_000;
-
-/** Sessions in this process's memory: tests, and one process without Redis or a database. */
-export function createMemorySessionStore(now: () => number = Date.now, cap = MEMORY_SESSIONS_CAP): SessionStore {
-  const records = new Map<string, SessionRecord & { expiresAt: number }>();
-  const live = (id: string) => {
-    const record = records.get(id);
-    if (record !== undefined && record.expiresAt <= now()) records.delete(id);
-    return records.get(id);
-  };
-  return {
-    kind: 'memory',
-    read(id) {
-      const record = live(id);
-      return Promise.resolve(record && { data: record.data, user: record.user });
-    },
-    write(id, record, ttlMs) {
-      records.delete(id); // insertion order is expiry order: every write lasts ttlMs from now
-      if (records.size >= cap) records.delete(records.keys().next().value!);
-      records.set(id, { ...record, expiresAt: now() + ttlMs });
-      return Promise.resolve();
-    },
-    remove(id) {
-      records.delete(id);
-      return Promise.resolve();
-    },
-    removeUser(user) {
-      for (const [id, record] of records) if (record.user === user) records.delete(id);
-      return Promise.resolve();
-    },
-  };
+export class SessionStoreUnavailableError extends HostError {
+  override name = 'SessionStoreUnavailableError';
+  constructor(what: string) {
+    // Stackless: one digest for one outage, whatever route met it.
+    super(503, `session store unavailable: ${what}`, { stackless: true });
+  }
 }
 
 /** Said once at boot: where a signed-in visitor's session lives, and whether another replica can read it (a warning in production if not). */
-export function sayWhereSessionsAre(config: Pick<Config, 'postgres' | 'isProduction'>, kind: SessionStore['kind'], logger: Logger): void {
-  const shared = kind === 'redis' || (kind === 'database' && config.postgres !== undefined);
+export function sayWhereSessionsAre(
+  config: Pick<Config, 'postgres' | 'isProduction' | 'sessionSecrets'>,
+  kind: SessionStore['kind'],
+  logger: Logger,
+): void {
+  const sharedStore = kind === 'redis' || (kind === 'database' && config.postgres !== undefined);
+  // Another replica reads the session only with the same key to check its id's signature too.
+  const shared = sharedStore && config.sessionSecrets !== undefined;
+  const where =
+    kind === 'redis'
+      ? 'Redis (REDIS_URL)'
+      : kind === 'memory'
+        ? "this process's memory"
+        : config.postgres === undefined
+          ? "this replica's SQLite file"
+          : 'PostgreSQL (DATABASE_URL)';
+  const why = shared
+    ? 'every replica reads them'
+    : sharedStore
+      ? 'without SESSION_SECRET each replica signs ids with its own key, so another replica reads none of them'
+      : 'with more than one replica, set REDIS_URL or DATABASE_URL';
   logger[shared || !config.isProduction ? LINE_LEVEL.lifecycle : LINE_LEVEL.lifecycleWarning](
     { sessions: kind },
-    shared
-      ? `sessions kept in ${kind === 'redis' ? 'Redis (REDIS_URL)' : 'PostgreSQL (DATABASE_URL)'}: every replica reads them`
-      : `sessions kept in ${kind === 'database' ? "this replica's SQLite file" : "this process's memory"}: with more than one replica, set REDIS_URL or DATABASE_URL`,
+    `sessions kept in ${where}: ${why}`,
   );
 }

@@ -8,19 +8,23 @@ import { randomBytes } from 'node:crypto';
 import { createSession, createSessionStorage, type Session, type SessionStorage } from 'react-router';
 import type { Config } from '../config/config.ts';
 import type { HostSession } from '../../shared/session-data.ts';
-import type { SessionStore } from './session-store.ts';
+import type { SessionRecord, SessionStore } from './session-store.ts';
 
 export interface Sessions {
   /**
-   * The request's session; a missing, tampered, garbled or oversized cookie is an empty one.
+   * The request's session; a missing, tampered, garbled or oversized cookie is an empty one, as is
+   * an id whose record is gone (signed out, ended) or that is not one of ours.
    * `secure`: the request is https or the site is (requestIsSecure in request-origin.ts).
    */
   read(cookieHeader: string | undefined, secure: boolean): Promise<HostSession>;
   /**
-   * The Set-Cookie header for a session its loaders or action changed, or nothing; for one they
-   * destroyed and left empty, the header that expires the cookie.
+   * Keeps what its loaders or action changed, and returns the Set-Cookie header for it, or nothing;
+   * for one signed out (or left with nothing of the app's), the header that expires the cookie.
+   * Throws a 503 when the store cannot keep it (./session-store.ts).
    */
   commit(session: HostSession): Promise<string | undefined>;
+  /** Whether commit() would write: what a render without a client (a stored page's regeneration) must not do. */
+  changed(session: HostSession): boolean;
   /**
    * Whether an answer that had this session is one user's: it held data, or a loader or action
    * read it (even an empty one: "signed out" is an answer about this visitor too).
@@ -47,11 +51,18 @@ interface Watched {
 }
 
 /** The host's own keys in a session's data: whom it is signed in as, when it began and was last used (ms). */
-export const USER_KEY = 'host:user';
-const STARTED_KEY = 'host:started';
-const USED_KEY = 'host:used';
-/** A session's random id: 192 bits, as OWASP's session management guide asks at least 64 of. */
+const HOST_KEY = 'host:';
+export const USER_KEY = `${HOST_KEY}user`;
+const STARTED_KEY = `${HOST_KEY}started`;
+const USED_KEY = `${HOST_KEY}used`;
+/** A session's random id: 192 bits (OWASP's session management cheat sheet asks at least 64), 32 characters of base64url. */
 const ID_BYTES = 24;
+const ID = /^[\w-]{32}$/;
+/**
+ * A session's data at most, as JSON: four times what a browser kept of a cookie (RFC 6265 §6.1)
+ * when the data was in it. More is an app keeping in the session what belongs in the database.
+ */
+export const MAX_SESSION_BYTES = 16 * 1024;
 
 /** The members of a Session that read it (React Router's createSession). */
 const READS = new Set<PropertyKey>(['get', 'has', 'data', 'id']);
@@ -72,51 +83,68 @@ interface Jar {
   storage: SessionStorage;
 }
 
-/** Where the session's lifetime stands: its data is dropped once idle or absolute time is past. */
-interface Lifetimes {
-  idleMs: number;
-  absoluteMs: number;
+/**
+ * One of our ids: a cookie from before sessions were held on the server carries its data where
+ * the id now goes (signed with the same SESSION_SECRET), and must never be used as a key.
+ */
+const isSessionId = (id: unknown): id is string => typeof id === 'string' && ID.test(id);
+
+function recordOf(data: Record<string, unknown>): SessionRecord {
+  if (JSON.stringify(data).length > MAX_SESSION_BYTES) {
+    throw new Error(`a session's data is over ${MAX_SESSION_BYTES} bytes: keep it in the database, and its id in the session`);
+  }
+  return { data, user: typeof data[USER_KEY] === 'string' ? data[USER_KEY] : undefined };
 }
 
 /** React Router's storage of ids in `name`'s cookie, the data in `store`. */
-function jar(name: string, secure: boolean, secrets: readonly string[], store: SessionStore, { idleMs }: Lifetimes): Jar {
-  const userOf = (data: Record<string, unknown>) => (typeof data[USER_KEY] === 'string' ? data[USER_KEY] : undefined);
+function jar(name: string, secure: boolean, secrets: readonly string[], store: SessionStore, idleMs: number): Jar {
   const storage = createSessionStorage({
     cookie: { name, httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: idleMs / 1000, secrets: [...secrets] },
     async createData(data) {
       const id = randomBytes(ID_BYTES).toString('base64url');
-      await store.write(id, { data, user: userOf(data) }, idleMs);
+      await store.create(id, recordOf(data), idleMs);
       return id;
     },
-    readData: async (id) => (await store.read(id))?.data ?? null,
-    updateData: (id, data) => store.write(id, { data, user: userOf(data) }, idleMs),
-    deleteData: (id) => store.remove(id),
+    readData: async (id) => (isSessionId(id) ? ((await store.read(id))?.data ?? null) : null),
+    updateData: (id, data) => store.update(id, recordOf(data), idleMs),
+    deleteData: (id) => (isSessionId(id) ? store.remove(id) : Promise.resolve()),
   });
   return { name, storage };
 }
 
-/** `secrets`: the signing keys, newest first (config.sessionSecrets, or one index.ts made: ./session-secret.ts). */
+/** `secrets`: the signing keys, newest first (config.sessionSecrets, or ./session-secret.ts's). */
 export function createSessions(config: Config, store: SessionStore, secrets: readonly string[], now: () => number = Date.now): Sessions {
-  const lifetimes = { idleMs: config.session.idleTimeoutS * 1000, absoluteMs: config.session.absoluteTimeoutS * 1000 };
-  const plain = jar(SESSION_COOKIE, false, secrets, store, lifetimes);
-  const secure = jar(SECURE_SESSION_COOKIE, true, secrets, store, lifetimes);
-  /** A session read from the store whose time is past: dropped, as if it had never been. */
-  const expired = (session: Session) => {
-    const started: unknown = session.get(STARTED_KEY);
-    return typeof started === 'number' && now() - started > lifetimes.absoluteMs;
-  };
+  const idleMs = config.session.idleTimeoutS * 1000;
+  const absoluteMs = config.session.absoluteTimeoutS * 1000;
+  const plain = jar(SESSION_COOKIE, false, secrets, store, idleMs);
+  const secure = jar(SECURE_SESSION_COOKIE, true, secrets, store, idleMs);
   // Loaders and actions get a watching proxy; the host's own reads go to the session behind it.
   const watched = new WeakMap<HostSession, Watched>();
+
+  /** The session under the cookie, or a new one when there is none to use. */
+  async function stored(cookieJar: Jar, cookieHeader: string | undefined): Promise<Session> {
+    const ours = cookieHeader !== undefined && cookieHeader.length <= MAX_COOKIE_HEADER_BYTES && cookieHeader.includes(cookieJar.name);
+    // A cookie that fails its signature is an empty session by React Router's design; one it cannot
+    // parse, or a store that cannot answer (reads fail open: ./session-store.ts), too.
+    const session = ours ? await cookieJar.storage.getSession(cookieHeader).catch(() => createSession()) : createSession();
+    if (session.id === '') return session;
+    // Every record the host keeps has its own keys: an id with no data names nothing (a sign-out, an end, or never ours).
+    if (!isSessionId(session.id) || Object.keys(session.data).length === 0) return createSession();
+    const started: unknown = session.get(STARTED_KEY);
+    if (typeof started === 'number' && now() - started > absoluteMs) {
+      await store.remove(session.id).catch(() => undefined); // past its absolute time; its record ends on its own anyway
+      return createSession();
+    }
+    return session;
+  }
+
+  const changed = (state: Watched) =>
+    state.destroyed || state.renewed || state.everywhere !== undefined || JSON.stringify(state.session.data) !== state.initial;
+
   return {
     async read(cookieHeader, https) {
       const cookieJar = https ? secure : plain;
-      const ours = cookieHeader !== undefined && cookieHeader.length <= MAX_COOKIE_HEADER_BYTES && cookieHeader.includes(cookieJar.name);
-      // A cookie that fails its signature is an empty session by React Router's design; one it cannot even parse, too.
-      let session = ours ? await cookieJar.storage.getSession(cookieHeader).catch(() => createSession()) : createSession();
-      if (expired(session)) {
-        await cookieJar.storage.destroySession(session);
-        session = createSession();
-      }
+      const session = await stored(cookieJar, cookieHeader);
       const state: Watched = {
         session,
         initial: JSON.stringify(session.data),
@@ -127,16 +155,22 @@ export function createSessions(config: Config, store: SessionStore, secrets: rea
         jar: cookieJar,
       };
       // Used again past half its idle time: written back with a new end. Not at every use: that
-      // would cost the store a write a request.
+      // would cost the store a write a request; so a session ends between half its idle time and
+      // all of it after its last use.
       const used: unknown = session.get(USED_KEY);
-      if (typeof used === 'number' && now() - used > lifetimes.idleMs / 2) session.set(USED_KEY, now());
+      if (typeof used === 'number' && now() - used > idleMs / 2) session.set(USED_KEY, now());
       const clear = () => {
         state.destroyed = true;
         for (const key of Object.keys(session.data)) session.unset(key);
       };
       const methods: Record<PropertyKey, unknown> = {
         destroy: clear,
-        signIn(user: string) {
+        signIn(user: unknown) {
+          if (typeof user !== 'string' || user === '')
+            throw new TypeError('session.signIn(user): user is the id of whom the session is now, a non-empty string');
+          // Another user's session: nothing of theirs comes along. A visitor's own values (say a cart) do.
+          const previous: unknown = session.get(USER_KEY);
+          if (previous !== undefined && previous !== user) for (const key of Object.keys(session.data)) session.unset(key);
           state.renewed = true;
           session.set(USER_KEY, user);
         },
@@ -153,28 +187,32 @@ export function createSessions(config: Config, store: SessionStore, secrets: rea
           return Reflect.get(target, key) as unknown;
         },
       });
-      // The proxy answers `destroy`, which React Router's Session lacks: the one cast of the host's session.
+      // The proxy answers the host's sign-in and sign-outs, which React Router's Session lacks: the one cast of the host's session.
       const hostSession = proxy as HostSession;
       watched.set(hostSession, state);
       return hostSession;
     },
     async commit(proxy) {
       const state = watched.get(proxy);
-      if (state === undefined) return undefined;
+      if (state === undefined || !changed(state)) return undefined;
       const { session, jar: cookieJar } = state;
       if (state.everywhere !== undefined) await store.removeUser(state.everywhere);
-      const empty = Object.keys(session.data).length === 0;
-      // Signed out and nothing set since: the data is deleted and the browser drops its cookie (Expires in the past).
-      if (state.destroyed && empty) return session.id === '' ? undefined : cookieJar.storage.destroySession(session);
-      if (JSON.stringify(session.data) === state.initial && !state.renewed) return undefined;
-      // Signed out, then something set (a flash): the old id's data goes, the new data gets a new id.
+      // Nothing of the app's and no one signed in (a sign-out, a flash read and gone): no record is
+      // kept for it, and the browser drops its cookie (Expires in the past).
+      const kept = typeof session.get(USER_KEY) === 'string' || Object.keys(session.data).some((key) => !key.startsWith(HOST_KEY));
+      if (!kept) return session.id === '' ? undefined : cookieJar.storage.destroySession(session);
+      // Signed in, or signed out and then given values (a flash): the old id's data goes, the data gets a new id.
       if ((state.renewed || state.destroyed) && session.id !== '') {
         await store.remove(session.id);
         state.session = createSession(session.data);
       }
-      if (state.session.get(STARTED_KEY) === undefined) state.session.set(STARTED_KEY, now());
+      if (state.renewed || state.session.get(STARTED_KEY) === undefined) state.session.set(STARTED_KEY, now());
       state.session.set(USED_KEY, now());
       return cookieJar.storage.commitSession(state.session);
+    },
+    changed(proxy) {
+      const state = watched.get(proxy);
+      return state !== undefined && changed(state);
     },
     isPerUser(proxy) {
       const state = watched.get(proxy);

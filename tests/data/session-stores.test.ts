@@ -7,9 +7,10 @@ import { loadConfig } from '../../server/config/config.ts';
 import { openDatabase } from '../../server/data/database.ts';
 import { createDatabaseSessionStore } from '../../server/data/database-sessions.ts';
 import { createRedisConnection } from '../../server/fleet/redis-connection.ts';
-import { createRedisSessionStore } from '../../server/fleet/redis-sessions.ts';
+import { createRedisSessionStore, MAX_SESSIONS_PER_USER } from '../../server/fleet/redis-sessions.ts';
 import { createLogger } from '../../server/observe/logger.ts';
-import { createMemorySessionStore, type SessionStore } from '../../server/writes/session-store.ts';
+import { createMemorySessionStore } from '../../server/writes/memory-sessions.ts';
+import type { SessionStore } from '../../server/writes/session-store.ts';
 import { ServerLog } from '../../tools/harness/server-log.ts';
 import { sleep } from '../../tools/harness/net.ts';
 import { freshDatabase } from '../support/databases.ts';
@@ -50,18 +51,28 @@ const STORES: Record<string, () => Promise<SessionStore>> = {
 describe.each(Object.keys(STORES))('sessions in %s', (name) => {
   const make = STORES[name]!;
 
-  it('reads a record back as written, and again after it is written anew', async () => {
+  it('reads a record back as made, and as updated', async () => {
     const store = await make();
-    await store.write('id-1', { data: { visits: 1, 'host:user': 'ada' }, user: 'ada' }, LONG_MS);
+    await store.create('id-1', { data: { visits: 1, 'host:user': 'ada' }, user: 'ada' }, LONG_MS);
     expect(await store.read('id-1')).toEqual({ data: { visits: 1, 'host:user': 'ada' }, user: 'ada' });
-    await store.write('id-1', { data: { visits: 2 }, user: undefined }, LONG_MS);
+    await store.update('id-1', { data: { visits: 2 }, user: undefined }, LONG_MS);
     expect(await store.read('id-1')).toEqual({ data: { visits: 2 }, user: undefined });
     expect(await store.read('no-such-id')).toBeUndefined();
   });
 
+  it('never brings back a removed or ended record by updating it: a sign-out stays done', async () => {
+    const store = await make();
+    await store.create('gone', { data: { a: 1 }, user: 'ada' }, LONG_MS);
+    await store.remove('gone');
+    await store.update('gone', { data: { a: 2 }, user: 'ada' }, LONG_MS);
+    expect(await store.read('gone')).toBeUndefined();
+    await store.update('never-made', { data: { a: 3 }, user: undefined }, LONG_MS);
+    expect(await store.read('never-made')).toBeUndefined();
+  });
+
   it('has no record past its time', async () => {
     const store = await make();
-    await store.write('short', { data: { a: 1 }, user: undefined }, TTL_MS);
+    await store.create('short', { data: { a: 1 }, user: undefined }, TTL_MS);
     expect(await store.read('short')).toBeDefined();
     await sleep(TTL_MS + 100);
     expect(await store.read('short')).toBeUndefined();
@@ -75,12 +86,46 @@ describe.each(Object.keys(STORES))('sessions in %s', (name) => {
       ['b1', 'bob'],
       ['n1', undefined],
     ] as const)
-      await store.write(id, { data: { id }, user }, LONG_MS);
+      await store.create(id, { data: { id }, user }, LONG_MS);
     await store.remove('n1');
     expect(await store.read('n1')).toBeUndefined();
     await store.removeUser('ada');
     expect(await store.read('a1')).toBeUndefined();
     expect(await store.read('a2')).toBeUndefined();
     expect(await store.read('b1')).toEqual({ data: { id: 'b1' }, user: 'bob' });
+  });
+});
+
+describe('sessions in redis, bounded and failing closed', () => {
+  it(`keeps at most ${MAX_SESSIONS_PER_USER} sessions of one user, signing out the oldest`, async () => {
+    const store = await STORES.redis!();
+    for (let n = 0; n <= MAX_SESSIONS_PER_USER; n += 1) await store.create(`s${n}`, { data: { n }, user: 'flood' }, LONG_MS);
+    expect(await store.read('s0')).toBeUndefined();
+    expect(await store.read('s1')).toBeDefined();
+    expect(await store.read(`s${MAX_SESSIONS_PER_USER}`)).toBeDefined();
+  });
+
+  it('a sign-in, a change or a sign-out it cannot keep is a 503, never a silent success; a read is no session', async () => {
+    const redis = await startRedis();
+    const logger = createLogger(loadConfig({ NODE_ENV: 'production' }), new ServerLog());
+    const connection = createRedisConnection({ url: redis.url, timeoutMs: 200, logger });
+    while (!connection.client.isReady) await sleep(10);
+    const store = createRedisSessionStore(connection);
+    await store.create('kept', { data: { a: 1 }, user: 'ada' }, LONG_MS);
+    redis.pause(); // its connections stay open and nothing answers
+    try {
+      for (const write of [
+        () => store.create('new', { data: { a: 1 }, user: 'ada' }, LONG_MS),
+        () => store.update('kept', { data: { a: 2 }, user: 'ada' }, LONG_MS),
+        () => store.remove('kept'),
+        () => store.removeUser('ada'),
+      ])
+        await expect(write()).rejects.toMatchObject({ name: 'SessionStoreUnavailableError', status: 503 });
+      expect(await store.read('kept')).toBeUndefined();
+    } finally {
+      redis.resume();
+      await connection.close();
+      await redis.kill();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { pageDigest } from '../../tools/harness/digests.ts';
 import { loadConfig } from '../../server/config/config.ts';
 import { createSessions } from '../../server/writes/session.ts';
-import { createMemorySessionStore } from '../../server/writes/session-store.ts';
+import { createMemorySessionStore } from '../../server/writes/memory-sessions.ts';
 import { createTestApp } from '../support/test-app.ts';
 
 // What loaders and actions answer, over HTTP: headers, cookies, redirects, statuses, sessions.
