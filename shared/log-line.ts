@@ -42,13 +42,15 @@ export interface SerializedError {
 }
 
 /**
- * With tracing on, a request's lines carry its trace under OpenTelemetry's names for logs that
- * are not OTLP ("Trace Context in Non-OTLP Log Formats": lower-case hex, flags as two digits),
- * which Loki, Tempo and Grafana link on. The access line carries trace_id and trace_flags only.
+ * With tracing on, or a W3C `traceparent` from a proxy TRUST_PROXY trusts, a request's lines
+ * carry its trace under OpenTelemetry's names for logs that are not OTLP ("Trace Context in
+ * Non-OTLP Log Formats": lower-case hex, flags as two digits), which Loki, Tempo and Grafana link
+ * on. The access line carries trace_id and trace_flags only.
  */
 export interface TraceContext {
   trace_id: string;
-  span_id: string;
+  /** The request's own span; none when the trace came in a `traceparent` and no SDK made one. */
+  span_id?: string;
   trace_flags: string;
 }
 

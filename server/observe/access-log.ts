@@ -6,6 +6,7 @@ import { pinoHttp } from 'pino-http';
 import { ASSETS_ROUTE, HEALTH_PATHS, routeOf } from './route-label.ts';
 import type { RefusalSummary } from './refusal-summary.ts';
 import { requestPath } from './url-path.ts';
+import { parseTraceparent } from './trace-parent.ts';
 import { cut } from './log-bound.ts';
 import { LINE_LEVEL } from './log-levels.ts';
 import { ACCESS_ABORTED, ACCESS_COMPLETED, REQUEST_ID, type TraceContext } from '../../shared/log-line.ts';
@@ -129,7 +130,7 @@ export interface AccessLogOptions {
   /** Whether TRUST_PROXY trusts the connection's peer (Express's compiled `trust proxy fn`, hop 0). */
   trustsPeer: (address: string | undefined) => boolean;
   refusals: RefusalSummary;
-  /** With tracing on (server/telemetry/sentry.ts): the active span, read when the request arrives. */
+  /** With tracing on (server/telemetry/sentry.ts): the active span, read when the request arrives; else a trusted `traceparent`'s trace. */
   traceContext?: () => TraceContext | undefined;
 }
 
@@ -211,8 +212,10 @@ export function createAccessLog(options: AccessLogOptions): RequestHandler {
     timed[STARTED] = performance.now();
     timed[BYTES_BEFORE] = req.socket.bytesWritten ?? 0;
     // The request's span is active now (Sentry's http integration wraps the request); at the
-    // response's 'finish', when the line is written, it may not be.
-    if (traceContext) res.locals.trace = traceContext();
+    // response's 'finish', when the line is written, it may not be. Without one, the trace a
+    // trusted proxy names (./trace-parent.ts).
+    const trace = traceContext?.() ?? (trustsPeer(req.socket.remoteAddress) ? parseTraceparent(req.headers.traceparent) : undefined);
+    if (trace !== undefined) res.locals.trace = trace;
     middleware(req, res, next);
   };
 }

@@ -95,3 +95,42 @@ describe('with Sentry tracing', () => {
     expect((event.contexts as { trace: { trace_id: string } }).trace.trace_id).toBe(failure.trace_id);
   });
 });
+
+describe('a W3C traceparent, with tracing and export off', () => {
+  const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  const traced = (app: ReturnType<typeof createTestApp>['app'], path: string, value: string) =>
+    request(app).get(path).set(DIAG).set('user-agent', BROWSER_UA).set('traceparent', value);
+
+  it("from a proxy TRUST_PROXY trusts: its trace id is on the access line and the failure line, with no span of the host's", async () => {
+    const { app, logs } = createTestApp({ TRUST_PROXY: 'loopback' });
+    const page = await traced(app, '/fixture/plain', TRACEPARENT).expect(200);
+    expect(logs.access(idOf(page))).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', trace_flags: '01' });
+    const failed = await traced(app, '/_diag/server-error', TRACEPARENT).expect(500);
+    const failure = logs.lines.find((line) => line.msg === FAILURE_MESSAGE && line.reqId === idOf(failed));
+    expect(failure).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', trace_flags: '01' });
+    expect(failure).not.toHaveProperty('span_id');
+  });
+
+  it('from any other client, or malformed, is ignored: a client does not choose which trace its lines join', async () => {
+    const untrusted = createTestApp();
+    const page = await traced(untrusted.app, '/fixture/plain', TRACEPARENT).expect(200);
+    expect(untrusted.logs.access(idOf(page))).not.toHaveProperty('trace_id');
+
+    const { app, logs } = createTestApp({ TRUST_PROXY: 'loopback' });
+    for (const bad of [
+      '00-00000000000000000000000000000000-00f067aa0ba902b7-01', // an all-zero trace id
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01', // an all-zero parent
+      'ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', // the invalid version
+      '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01', // upper case
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra', // version 00 has four fields
+      '00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01', // a short trace id
+      `${TRACEPARENT}, ${TRACEPARENT}`, // sent twice
+    ]) {
+      const res = await traced(app, '/fixture/plain', bad).expect(200);
+      expect(logs.access(idOf(res)), bad).not.toHaveProperty('trace_id');
+    }
+    // A later version may add fields: its first four are read.
+    const later = await traced(app, '/fixture/plain', '01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00-more').expect(200);
+    expect(logs.access(idOf(later))).toMatchObject({ trace_id: '4bf92f3577b34da6a3ce929d0e0e4736', trace_flags: '00' });
+  });
+});
