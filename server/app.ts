@@ -111,7 +111,10 @@ export interface FailureDeps extends Omit<RecorderDeps, 'digester' | 'proofs' | 
 /** Built once per process (server/index.ts): a fault and a request's failure share one digester, source maps, hook and reporters. */
 export function createFailures(config: Config, deps: FailureDeps): ProcessFailures {
   const proofs = createReportProofs(config.digestKey, deps.reportProofs);
-  const onFailure = isolateFailureHook(deps.onFailure, deps.logger, config.failureHookTimeoutMs);
+  const onFailure = isolateFailureHook(deps.onFailure, deps.logger, config.failureHookTimeoutMs, {
+    release: config.release,
+    replica: config.replica,
+  });
   const recorder = createFailureRecorder({ ...deps, digester: deps.digester ?? createDigester(config.digestKey), proofs, onFailure });
   return { recorder, proofs, onFailure };
 }

@@ -24,9 +24,25 @@ export interface FailureEvent {
   reqId: string | undefined;
   /** What was thrown; a browser's failure: its reported type, message and stack. */
   error: unknown;
-  /** With tracing on, the request's trace (shared/log-line.ts). */
+  /** With tracing on, or a trusted `traceparent`, the request's trace (shared/log-line.ts). */
   trace?: TraceContext;
+  /** The request's method and path, as its lines have them; undefined for a browser's failure and a process fault. */
+  method: string | undefined;
+  path: string | undefined;
+  /** The release and replica on every line (RELEASE, REPLICA), so a sink needs no lookup to group them. */
+  release: string;
+  replica: string;
+  /** When the failure was recorded (ISO 8601, UTC). */
+  time: string;
+  /**
+   * Aborted when the host stops waiting (FAILURE_HOOK_TIMEOUT_MS): pass it to `fetch` and the
+   * like, so a stalled sink's connections close with it instead of outliving the hook.
+   */
+  signal: AbortSignal;
 }
+
+/** What the host's recorder knows of a failure; the rest of the event is added as the hook is called (server/failures/failure-hook.ts). */
+export type RecordedFailure = Omit<FailureEvent, 'release' | 'replica' | 'time' | 'signal'>;
 
 /** The app's hook. A returned promise is waited for up to FAILURE_HOOK_TIMEOUT_MS, never by the answer. */
 export type OnFailure = (event: FailureEvent) => void | Promise<void>;

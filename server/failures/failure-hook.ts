@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { FailureEvent, OnFailure } from '../../shared/failure-event.ts';
+import type { FailureEvent, OnFailure, RecordedFailure } from '../../shared/failure-event.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { serializeError } from './serialize-error.ts';
 import { flushLogs } from '../observe/logger.ts';
@@ -11,16 +11,30 @@ import { flushLogs } from '../observe/logger.ts';
 // holds the event loop like any other code in the process (docs/operating.md, "The failure hook").
 
 /** Calls the hook; resolves when it settled or timed out, never rejects (a process fault waits on it before exit). */
-export type CallFailureHook = (event: FailureEvent) => Promise<void>;
+export type CallFailureHook = (failure: RecordedFailure) => Promise<void>;
 
 export const HOOK_THREW_MESSAGE = 'the failure hook threw';
 export const HOOK_TIMED_OUT_MESSAGE = 'the failure hook did not settle in time';
 
-export function isolateFailureHook(hook: OnFailure | undefined, logger: Logger, timeoutMs: number): CallFailureHook | undefined {
+/** What every event carries besides the failure: whose lines these are. */
+export interface HookContext {
+  release: string;
+  replica: string;
+}
+
+export function isolateFailureHook(
+  hook: OnFailure | undefined,
+  logger: Logger,
+  timeoutMs: number,
+  context: HookContext,
+): CallFailureHook | undefined {
   if (hook === undefined) return undefined;
   const warn = (event: FailureEvent, fields: object, message: string) =>
     logger[LINE_LEVEL.failureHook]({ digest: event.digest, reqId: event.reqId, kind: event.kind, ...fields }, message);
-  return (event) => {
+  return (failure) => {
+    // Aborted when the host stops waiting, so what the hook started with it ends then too.
+    const cancel = new AbortController();
+    const event: FailureEvent = { ...failure, ...context, time: new Date().toISOString(), signal: cancel.signal };
     let settled: unknown;
     try {
       settled = hook(event);
@@ -38,6 +52,7 @@ export function isolateFailureHook(hook: OnFailure | undefined, logger: Logger, 
       };
       const timer = setTimeout(() => {
         warn(event, { timeoutMs }, HOOK_TIMED_OUT_MESSAGE);
+        cancel.abort(new Error(`the failure hook did not settle in ${timeoutMs} ms`));
         finish();
       }, timeoutMs);
       // Always handled, late or not: an unhandled rejection would be a process fault.

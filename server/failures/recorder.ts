@@ -116,7 +116,16 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
         // nothing more to do: the line is written
       }
       const hooked =
-        deps.onFailure?.({ digest, status: undefined, route: kind, kind: 'process', reqId: undefined, error }) ?? Promise.resolve();
+        deps.onFailure?.({
+          digest,
+          status: undefined,
+          route: kind,
+          kind: 'process',
+          reqId: undefined,
+          error,
+          method: undefined,
+          path: undefined,
+        }) ?? Promise.resolve();
       return { digest, hooked };
     },
     record(thrown, req, res, kind = 'route') {
@@ -168,7 +177,16 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
       if (prefetch) return failure;
       report(deps, { ...where, error, digest });
       const { onFailure } = deps;
-      const event = { digest, status, route: where.route, kind: workOf(kind, req, where.route), reqId: where.reqId, error };
+      const event = {
+        digest,
+        status,
+        route: where.route,
+        kind: workOf(kind, req, where.route),
+        reqId: where.reqId,
+        error,
+        method: where.method,
+        path: where.path,
+      };
       if (onFailure) afterAnswer(res, () => void onFailure(res.locals.trace ? { ...event, trace: res.locals.trace } : event));
       return failure;
     },

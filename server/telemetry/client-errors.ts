@@ -124,7 +124,16 @@ export function createClientErrorsRouter(
       logger[LINE_LEVEL.report]({ side: 'client', reqId: req.id, ...fields, ...where, error: { type, message, stack } }, msg);
       res.status(204).end();
       if (onFailure && fields.verified === true) {
-        const event = { digest: report.digest, status: undefined, route: report.path, kind: 'browser' as const, reqId: report.pageReqId };
+        // The page's failure, not the report's POST: its path is the route; no method or path of a request of its own.
+        const event = {
+          digest: report.digest,
+          status: undefined,
+          route: report.path,
+          kind: 'browser' as const,
+          reqId: report.pageReqId,
+          method: undefined,
+          path: undefined,
+        };
         res.once('close', () => void onFailure({ ...event, error: { type, message, stack } }));
       }
     },

@@ -1,5 +1,7 @@
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FailureEvent, OnFailure } from '../../shared/failure-event.ts';
 import { parseServerDigest } from '../../shared/digest-proof.ts';
 import { FAILURE_MESSAGE, isAccessLine, LEVEL, type LogLine } from '../../shared/log-line.ts';
@@ -66,6 +68,31 @@ describe('the failure hook', () => {
     ]);
     expect(seen.every(({ failureLogged, answered }) => failureLogged && answered)).toBe(true);
     expect(seen[0]!.event.error).toBeInstanceOf(Error);
+    // With its request and whose lines these are, as its failure line has them.
+    const line = failures(host.logs).find((failure) => failure.reqId === idOf(action))!;
+    expect(seen[2]!.event).toMatchObject({ method: 'POST', path: '/_diag/action-error', release: line.release, replica: line.replica });
+    expect(Date.parse(seen[2]!.event.time)).toBeGreaterThan(Date.now() - 60_000);
+    expect(seen[2]!.event.signal.aborted).toBe(false);
+  });
+
+  it("aborts the hook's signal at its timeout: a stalled sink's connections close with it", async () => {
+    const sink = createServer(() => {}); // accepts, reads, never answers
+    const open = new Set<Socket>();
+    sink.on('connection', (socket) => (open.add(socket), socket.on('close', () => open.delete(socket))));
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/ingest`;
+    try {
+      const { host } = hooked((event) => fetch(url, { method: 'POST', body: event.digest, signal: event.signal }).then(() => {}), {
+        FAILURE_HOOK_TIMEOUT_MS: '100',
+      });
+      for (let n = 0; n < 5; n += 1) await request(host.app).get('/_diag/server-error').set(DIAG).expect(500);
+      await vi.waitFor(() => expect(open.size).toBe(5));
+      // The timeout aborts each fetch, which closes its connection: none outlives the hook.
+      await vi.waitFor(() => expect(open.size).toBe(0), { timeout: 2_000 });
+    } finally {
+      sink.closeAllConnections();
+      sink.close();
+    }
   });
 
   it.each<[string, (event: FailureEvent) => void | Promise<void>, string]>([
@@ -151,13 +178,29 @@ describe('the failure hook for a process fault', () => {
       },
       logger,
       30,
+      { release: 'shop@1.4.0', replica: 'web-1' },
     );
     const recorder = createFailureRecorder({ digester: createDigester('test-digest-key-0123456789'), logger, onFailure: hook });
     const { digest, hooked: settled } = recorder.fault('uncaughtException', new Error('boom'));
     await settled;
     expect(calls).toEqual([
-      { digest, status: undefined, route: 'uncaughtException', kind: 'process', reqId: undefined, error: expect.any(Error) },
+      {
+        digest,
+        status: undefined,
+        route: 'uncaughtException',
+        kind: 'process',
+        reqId: undefined,
+        error: expect.any(Error),
+        method: undefined,
+        path: undefined,
+        release: 'shop@1.4.0',
+        replica: 'web-1',
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        signal: expect.any(AbortSignal),
+      },
     ]);
+    // Past its timeout the host stops waiting, and says so to what the hook started.
+    expect(calls[0]!.signal.aborted).toBe(true);
     expect(logs.lines.at(-1)).toMatchObject({ msg: HOOK_TIMED_OUT_MESSAGE, digest, kind: 'process' });
   });
 });
