@@ -78,17 +78,22 @@ describe('the failure hook', () => {
   it("aborts the hook's signal at its timeout: a stalled sink's connections close with it", async () => {
     const sink = createServer(() => {}); // accepts, reads, never answers
     const open = new Set<Socket>();
-    sink.on('connection', (socket) => (open.add(socket), socket.on('close', () => open.delete(socket))));
+    let opened = 0;
+    sink.on('connection', (socket) => {
+      opened += 1;
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    });
     await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(sink.address() as AddressInfo).port}/ingest`;
     try {
       const { host } = hooked((event) => fetch(url, { method: 'POST', body: event.digest, signal: event.signal }).then(() => {}), {
-        FAILURE_HOOK_TIMEOUT_MS: '100',
+        FAILURE_HOOK_TIMEOUT_MS: '300',
       });
       for (let n = 0; n < 5; n += 1) await request(host.app).get('/_diag/server-error').set(DIAG).expect(500);
-      await vi.waitFor(() => expect(open.size).toBe(5));
+      await vi.waitFor(() => expect(opened).toBe(5));
       // The timeout aborts each fetch, which closes its connection: none outlives the hook.
-      await vi.waitFor(() => expect(open.size).toBe(0), { timeout: 2_000 });
+      await vi.waitFor(() => expect(open.size).toBe(0), { timeout: 3_000 });
     } finally {
       sink.closeAllConnections();
       sink.close();
