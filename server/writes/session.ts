@@ -52,7 +52,7 @@ interface Watched {
 
 /** The host's own keys in a session's data: whom it is signed in as, when it began and was last used (ms). */
 const HOST_KEY = 'host:';
-export const USER_KEY = `${HOST_KEY}user`;
+const USER_KEY = `${HOST_KEY}user`;
 const STARTED_KEY = `${HOST_KEY}started`;
 const USED_KEY = `${HOST_KEY}used`;
 /** A session's random id: 192 bits (OWASP's session management cheat sheet asks at least 64), 32 characters of base64url. */

@@ -13,9 +13,11 @@ export const TEST_POSTGRES_ENV = 'REACT_SSR_HOST_TEST_POSTGRES';
 export const ENGINES = ['sqlite', 'postgres'] as const;
 export type Engine = (typeof ENGINES)[number];
 
+/** Databases this worker made: each gets a name of its own. */
 let made = 0;
-const folder = () => (sqliteFolder ??= mkdtempSync(join(tmpdir(), 'react-ssr-host-db-')));
+/** The worker's SQLite files' folder, made on first use. */
 let sqliteFolder: string | undefined;
+const folder = () => (sqliteFolder ??= mkdtempSync(join(tmpdir(), 'react-ssr-host-db-')));
 
 /** A new, empty PostgreSQL database; its URL. */
 export async function createPostgresDatabase(): Promise<string> {
