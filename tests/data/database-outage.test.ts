@@ -5,12 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTAGE_MESSAGE, RECOVERED_MESSAGE } from '../../server/data/availability.ts';
 import { createPostgresDatabase } from '../support/databases.ts';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { ServerLog, startServer, type RunningServer } from '../support/server.ts';
 import { APP_BUILDS } from '../support/test-app.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
-/** Past the boot's first attempt and its first retry (server/data/database.ts retries every second). */
-const DATABASE_STARTS_AFTER_MS = 1_500;
 /** Short, so a stalled database fails the request in well under the test's time. */
 const TIMEOUT_MS = '300';
 
@@ -70,8 +68,10 @@ describe('the database down or slow', () => {
     const late = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
     url.port = String(late.port);
     await late.down();
-    const starting = startServer({ APP_BUILD: APP_BUILDS.host, DATABASE_URL: url.href });
-    await new Promise((resolve) => setTimeout(resolve, DATABASE_STARTS_AFTER_MS));
+    const logs = new ServerLog();
+    const starting = startServer({ APP_BUILD: APP_BUILDS.host, DATABASE_URL: url.href }, undefined, logs);
+    // The database starts once the boot has found it down, however long the boot took to get there.
+    await logs.waitFor((line) => String(line.msg).startsWith('database not reachable yet'));
     await late.up();
     const booted = await starting;
     try {

@@ -35,6 +35,8 @@ export interface SpawnOptions {
   stderrFile?: string;
   /** Keep every parsed line in `logs.lines` (tests); the soak only needs the indexes. Default true. */
   keepLines?: boolean;
+  /** The log to fill, for a caller that watches the boot before the server is ready; else a new one. */
+  logs?: ServerLog;
   /** CPUs the process may run on (`taskset -c` syntax, e.g. "1"); unset: any. */
   cpus?: string;
   /** `healthz` for a server that writes no listening line (the bench floors). Default: its listening line. */
@@ -141,7 +143,7 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<RunningSe
   });
   for (const fd of [stdoutFd, stderrFd]) if (fd !== undefined) closeSync(fd); // the child holds its own copy
   track(child.pid!, true);
-  const logs = new ServerLog(options.keepLines ?? true);
+  const logs = options.logs ?? new ServerLog(options.keepLines ?? true);
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const stdoutDone = new Promise<void>((resolve) => {
