@@ -42,12 +42,16 @@ import { servePrerendered } from './pages/prerendered-pages.ts';
 import type { PrerenderManifest } from './pages/prerender-manifest.ts';
 import type { InvalidationChannel } from './fleet/redis-invalidations.ts';
 import { randomBytes } from 'node:crypto';
+import type { FileStorage } from '@remix-run/file-storage';
+import { createMemoryFileStorage } from '@remix-run/file-storage/memory';
 
 export interface AppDeps {
   logger: Logger;
   frontend: Frontend;
   /** The process's database, opened and migrated once (data/database.ts); loaders and actions get it as `context.db`. */
   db: Database;
+  /** Where actions keep files (`context.files`): server/index.ts gives a folder on disk (FILES_DIR); made here in memory when not given. */
+  files?: FileStorage;
   /** True once the process has begun to drain; readiness then answers 503. */
   isShuttingDown?: () => boolean;
   /** Sentry, when configured: where 5xx failures are reported, and the request's trace. */
@@ -147,6 +151,8 @@ export function createApp(config: Config, deps: AppDeps): Express {
     inlineStyles: deps.frontend.inlineStyles,
     logger: deps.logger,
     db: deps.db,
+    uploadDir: config.uploadDir,
+    files: deps.files ?? createMemoryFileStorage(),
     limits: createClientLimits(deps.windows),
     traceMeta,
   });

@@ -31,6 +31,7 @@ import { sessionSecrets } from './writes/session-secret.ts';
 import { loadAppBuild } from './assets/app-build.ts';
 import reactRouterConfig from '../react-router.config.ts';
 import { loadFailureHook } from './failures/failure-hook.ts';
+import { openFileFolders } from './writes/file-folders.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
 const projectRoot = () => projectRootOf(import.meta.url);
@@ -51,6 +52,13 @@ function prerenderedPages(config: Config, release: { client: string; server: str
   return manifest && { dir, manifest };
 }
 
+/** A boot that cannot go on: one line with the error's code, flushed, and exit 1. */
+async function stopBoot(logger: Logger, error: unknown, message: string): Promise<never> {
+  logger[LINE_LEVEL.bootFailure]({ code: (error as NodeJS.ErrnoException).code }, message);
+  await flushLogs(logger);
+  process.exit(1);
+}
+
 /** `fixStack`: production's source mapper (dist's .map files); dev maps stacks through Vite instead. */
 async function createFrontend(config: Config, logger: Logger, fixStack: (error: unknown) => void): Promise<Frontend> {
   const root = projectRoot();
@@ -63,12 +71,7 @@ async function createFrontend(config: Config, logger: Logger, fixStack: (error: 
       const copied = publishAssets(join(clientDir, 'assets'), config.sharedAssetsDir);
       logger[LINE_LEVEL.lifecycle]({ sharedAssetsDir: config.sharedAssetsDir, copied }, 'assets published to the shared directory');
     } catch (error) {
-      logger[LINE_LEVEL.bootFailure](
-        { code: (error as NodeJS.ErrnoException).code },
-        `cannot publish assets to SHARED_ASSETS_DIR=${config.sharedAssetsDir}: ${(error as Error).message}`,
-      );
-      await flushLogs(logger);
-      process.exit(1);
+      await stopBoot(logger, error, `cannot publish assets to SHARED_ASSETS_DIR=${config.sharedAssetsDir}: ${(error as Error).message}`);
     }
   }
   return createProdFrontend(app, config.sharedAssetsDir, fixStack);
@@ -110,13 +113,7 @@ function listenForMetrics(config: Config, logger: Logger, metrics: Metrics): Ser
   const server = createMetricsServer(metrics);
   const { metricsHost, metricsPort } = config;
   const host = metricsHost.includes(':') ? `[${metricsHost}]` : metricsHost;
-  server.once('error', (error: NodeJS.ErrnoException) => {
-    logger[LINE_LEVEL.bootFailure](
-      { metricsHost, metricsPort, code: error.code },
-      `cannot listen for metrics on ${host}:${metricsPort}: ${error.message}`,
-    );
-    logger.flush(() => process.exit(1));
-  });
+  server.once('error', (error) => void stopBoot(logger, error, `cannot listen for metrics on ${host}:${metricsPort}: ${error.message}`));
   server.listen(metricsPort, metricsHost, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : metricsPort;
@@ -170,6 +167,7 @@ async function main(): Promise<void> {
     );
   }
 
+  const files = await openFileFolders(config).catch((error: Error) => stopBoot(logger, error.cause, error.message));
   const db = await openAppDatabase(config, frontend.migrations, logger);
   const sessions = createSessions(config, fleet.sessions ?? createDatabaseSessionStore(db, logger), sessionSecrets(config));
   sayWhereSessionsAre(config, sessions.kind, logger);
@@ -185,6 +183,7 @@ async function main(): Promise<void> {
       logger,
       frontend,
       db,
+      files,
       sessions,
       isShuttingDown: drain.isShuttingDown,
       telemetry,
@@ -228,13 +227,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 
-  server.once('error', (error: NodeJS.ErrnoException) => {
-    logger[LINE_LEVEL.bootFailure](
-      { host: config.host, port: config.port, code: error.code },
-      `cannot listen on ${config.host}:${config.port}: ${error.message}`,
-    );
-    logger.flush(() => process.exit(1));
-  });
+  server.once('error', (error) => void stopBoot(logger, error, `cannot listen on ${config.host}:${config.port}: ${error.message}`));
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { Database } from './database.ts';
 import type { HostSession } from './session-data.ts';
 import type { BodyLimits } from './body-limits.ts';
+import type { FileStorage } from '@remix-run/file-storage';
+import type { ParsedForm, ParseFormOptions } from './form-upload.ts';
 
 // What the host gives every middleware, loader and action of the app, through React Router's own
 // context (https://reactrouter.com/api/utils/createContext): `context.get(hostContext)`.
@@ -39,6 +41,14 @@ export interface HostContext {
   revalidate(target: RevalidateTarget): Promise<number>;
   /** The limits this request's body was held to: its route's `bodyLimits`, else the host's (docs/forms.md). */
   bodyLimits: BodyLimits;
+  /**
+   * The action's form, read once as it arrives: text fields, files on disk within `bodyLimits`
+   * (removed when the answer ends unless kept in `files`), and files over their limit marked
+   * (docs/forms.md, "Files and their limits"). Call it instead of `request.formData()`.
+   */
+  parseForm(request: Request, options?: ParseFormOptions): Promise<ParsedForm>;
+  /** Where an action keeps a file past its request: `await files.set(key, file)` (FILES_DIR; docs/forms.md). */
+  files: FileStorage;
   /**
    * This answer's CSP nonce: an app with an entry.server of its own gives it to
    * `<ServerRouter nonce>` and React's stream, as the host's (server/render/document.tsx) does.

@@ -13,4 +13,4 @@ export type { CachePolicy } from './cache-policy.ts';
 export type { FailureEvent, FailureWork, OnFailure } from './failure-event.ts';
 export { abortableDelay } from './abortable-delay.ts';
 export type { BodyLimits } from './body-limits.ts';
-export { parseFormData, type FormFile, type OversizedFile, type ParsedForm } from './parse-form-data.ts';
+export type { FormFile, OversizedFile, ParsedForm, ParseFormOptions } from './form-upload.ts';

@@ -13,7 +13,7 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = Object.freeze({
   maxBytes: 1_048_576,
   /** A urlencoded form or JSON document a person typed: far below this. */
   maxTextBytes: 65_536,
-  /** What parseFormData (shared/host.ts) keeps of one file; a larger one is marked, not refused. */
+  /** What the upload helper (`context.parseForm`) keeps of one file; a larger one is marked, not refused. */
   maxFileBytes: 512 * 1_024,
   maxFiles: 4,
   /** Text fields (and query-style pairs) in one form: a long form has dozens. */
@@ -23,13 +23,17 @@ export const DEFAULT_BODY_LIMITS: BodyLimits = Object.freeze({
 });
 
 /**
- * The body is held in memory whole and parsed twice (the host's check, then the action's own
- * formData()): one multipart post of 16 MiB raised the built server's peak RSS by 143 MiB, one of
- * 63 MiB by 472 MiB (docs/forms.md, "Body limits"). 16 MiB must also arrive within
- * BODY_TIMEOUT_MS (at most 19 s, server/config/config.ts): 7 Mbit/s, a common upload. A larger upload belongs
- * in a stream to storage, not in an action's body.
+ * A form or JSON document is held in memory whole and parsed by the action: 16 MiB is far past
+ * anything a person types. 16 MiB must also arrive within BODY_TIMEOUT_MS (at most 19 s,
+ * server/config/config.ts): 7 Mbit/s, a common upload.
  */
 export const MAX_BODY_BYTES = 16 * 1_048_576;
+/**
+ * A multipart upload streams to disk (server/writes/form-uploads.ts), so memory does not bound it;
+ * BODY_TIMEOUT_MS does: 512 MiB in 19 s is 226 Mbit/s, a fast office line. Larger files belong in
+ * an upload straight to storage (a signed URL), not through a replica.
+ */
+export const MAX_UPLOAD_BYTES = 512 * 1_048_576;
 /**
  * Fields and files in one form. Many fields make a parser's work grow past their bytes (the
  * hash-flooding of CVE-2011-4885, after which PHP capped `max_input_vars` at 1,000 by default).
@@ -40,9 +44,9 @@ const MIN_BODY_BYTES = 1_024;
 
 /** Each limit's variable and its bounds: [name, least, most]. */
 const BOUNDS: Record<keyof BodyLimits, [string, number, number]> = {
-  maxBytes: ['BODY_MAX_BYTES', MIN_BODY_BYTES, MAX_BODY_BYTES],
+  maxBytes: ['BODY_MAX_BYTES', MIN_BODY_BYTES, MAX_UPLOAD_BYTES],
   maxTextBytes: ['BODY_MAX_TEXT_BYTES', MIN_BODY_BYTES, MAX_BODY_BYTES],
-  maxFileBytes: ['BODY_MAX_FILE_BYTES', 1, MAX_BODY_BYTES],
+  maxFileBytes: ['BODY_MAX_FILE_BYTES', 1, MAX_UPLOAD_BYTES],
   maxFiles: ['BODY_MAX_FILES', 0, MAX_FORM_PARTS],
   maxFields: ['BODY_MAX_FIELDS', 1, MAX_FORM_PARTS],
   maxFieldBytes: ['BODY_MAX_FIELD_BYTES', 1, MAX_BODY_BYTES],

@@ -1,4 +1,5 @@
-import { hostname as osHostname } from 'node:os';
+import { hostname as osHostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   absolutePath,
   databasePath,
@@ -85,6 +86,10 @@ export const DEFAULT_COMPRESS_MAX_CONCURRENT = 64;
 
 /** Under the working directory's data/, which .gitignore ignores and the image makes writable (Dockerfile). */
 export const DEFAULT_DATABASE_PATH = 'data/app.sqlite';
+/** Where actions keep files (`context.files`), beside the database. */
+export const DEFAULT_FILES_DIR = 'data/files';
+/** Uploads in flight: the system's temporary folder, each request's in a folder of its own (server/writes/form-uploads.ts). */
+export const DEFAULT_UPLOAD_DIR = join(tmpdir(), 'react-ssr-host-uploads');
 /** Two weeks past its last use, as the cookie lasted before sessions were held on the server (Rails' and Django's defaults are close). */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_S = 14 * 24 * 60 * 60;
 /** Thirty days past its start, however often it is used: a stolen id stops working in the end. */
@@ -172,6 +177,10 @@ export interface Config {
   readonly logRequestHeaders: readonly string[];
   /** The replica's SQLite database: an absolute path, or `:memory:` (server/data/database.ts); used when `postgres` is undefined. */
   readonly databasePath: string;
+  /** Where an upload's files are written while its request lasts. */
+  readonly uploadDir: string;
+  /** Where `context.files` keeps the files an action keeps: a folder of this replica's. */
+  readonly filesDir: string;
   /** DATABASE_URL and its pool: the app's data in PostgreSQL, shared by every replica; undefined: SQLite. */
   readonly postgres: PostgresConfig | undefined;
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
@@ -222,6 +231,8 @@ export function loadConfig(env: Env): Config {
     metricsHost: listenAddress(env, 'METRICS_HOST', '127.0.0.1'),
     databasePath: databasePath(env, 'DATABASE_PATH', DEFAULT_DATABASE_PATH),
     postgres: postgresConfig(env),
+    uploadDir: absolutePath(env, 'UPLOAD_DIR') ?? DEFAULT_UPLOAD_DIR,
+    filesDir: absolutePath(env, 'FILES_DIR') ?? join(process.cwd(), DEFAULT_FILES_DIR),
     sentry: Object.freeze(sentry(env, nodeEnv)),
   });
 }

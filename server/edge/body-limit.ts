@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
-import { httpError } from '../failures/errors.ts';
+import { httpError, type HttpError } from '../failures/errors.ts';
 
 // The one way an endpoint reads a request body (browser reports, the Sentry tunnel, actions'
 // forms and JSON, server/writes/request-body.ts): into `req.body` as a Buffer of at most `maxBytes`, or a
-// 413 at once. body-parser refused an oversized body only after reading all of it ("read off
+// 413 at once; or, for an upload (streamBody, below), as a stream the action reads at its own
+// pace under the same rules. body-parser refused an oversized body only after reading all of it ("read off
 // the entire request"): a declared 1 GB, sent slowly or never, held the request to the 30 s
 // request timeout, then Node answered 408 under a second request id while the first one's
 // line said 200. Here a declared `Content-Length` over the cap is refused before a byte is
@@ -43,14 +44,22 @@ function declaredLength(req: Request): number | undefined {
   return header === undefined ? undefined : Number(header);
 }
 
+/** What the headers alone refuse: a compressed body (415), or one declared over the cap (413). */
+function refusedByHeaders(req: Request, maxBytes: number): HttpError | undefined {
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && !IDENTITY.test(encoding))
+    return httpError(415, 'Unsupported Content-Encoding: send the body uncompressed', { headers: { Connection: 'close' } });
+  const declared = declaredLength(req);
+  if (declared !== undefined && declared > maxBytes) return tooLarge(maxBytes);
+  return undefined;
+}
+
+const incomplete = () => httpError(400, 'Request body incomplete: the connection closed before its end');
+
 export function limitBody(maxBytes: number, timeoutMs: number): RequestHandler {
   return (req, res, next) => {
-    const encoding = req.headers['content-encoding'];
-    if (encoding !== undefined && !IDENTITY.test(encoding)) {
-      return next(httpError(415, 'Unsupported Content-Encoding: send the body uncompressed', { headers: { Connection: 'close' } }));
-    }
-    const declared = declaredLength(req);
-    if (declared !== undefined && declared > maxBytes) return next(tooLarge(maxBytes));
+    const refused = refusedByHeaders(req, maxBytes);
+    if (refused) return next(refused);
     const chunks: Buffer[] = [];
     let received = 0;
     const timer = setTimeout(() => {
@@ -79,11 +88,77 @@ export function limitBody(maxBytes: number, timeoutMs: number): RequestHandler {
     // The client left mid-body: its access line says "request aborted"; nothing failed.
     const onError = () => {
       stop();
-      next(httpError(400, 'Request body incomplete: the connection closed before its end'));
+      next(incomplete());
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
     sendContinue(req, res);
   };
+}
+
+/** A body read as a stream: `read` fully means the request can be answered on a connection kept open. */
+export interface StreamedBody {
+  stream: ReadableStream<Uint8Array>;
+  /** Whether every byte was read: if not, the answer closes the connection (Node would read the rest to discard it). */
+  complete(): boolean;
+}
+
+/** Chunks queued ahead of the reader before the socket is paused: a few of Node's 64 KiB reads. */
+const STREAM_HIGH_WATER_BYTES = 256 * 1_024;
+
+/**
+ * An upload's body as a stream the action reads at its own pace (server/writes/form-uploads.ts),
+ * never held whole: the same refusals as limitBody, from the headers at once (thrown), and while
+ * it streams as the stream's error, which the reader's parse throws on (413 past the cap, 408 at
+ * the timeout, 400 cut off). The timeout runs from the first read, so an action that works before
+ * it reads is not charged for it; the socket is paused while the reader is behind.
+ */
+export function streamBody(req: Request, maxBytes: number, timeoutMs: number): StreamedBody {
+  const refused = refusedByHeaders(req, maxBytes);
+  if (refused) throw refused;
+  let received = 0;
+  let ended = false;
+  let timer: NodeJS.Timeout | undefined;
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stop = () => {
+    clearTimeout(timer);
+    req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onError);
+    req.pause(); // nothing more is read; the answer closes the connection
+  };
+  const fail = (error: HttpError) => {
+    stop();
+    controller.error(error);
+  };
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > maxBytes) return fail(tooLarge(maxBytes));
+    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+    if ((controller.desiredSize ?? 0) <= 0) req.pause();
+  };
+  const onEnd = () => {
+    ended = true;
+    stop();
+    controller.close();
+  };
+  // The client left mid-body (an error, or a close before the end).
+  const onError = () => fail(incomplete());
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+      },
+      pull() {
+        if (timer === undefined) {
+          timer = setTimeout(() => fail(tooSlow(timeoutMs)), timeoutMs);
+          req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onError);
+          sendContinue(req, req.res!);
+        }
+        if (!ended) req.resume();
+      },
+      cancel: stop,
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: STREAM_HIGH_WATER_BYTES }),
+  );
+  return { stream, complete: () => ended };
 }

@@ -8,7 +8,7 @@ import { publicMessage } from '../failures/error-status.ts';
 import { renderOf, type RenderContext } from './render-context.ts';
 import { withDocumentHead } from './document-head.ts';
 import { watchedRequest } from './watched-request.ts';
-import { isInstance } from '../failures/thrown-value.ts';
+import { isInstance, readProperty } from '../failures/thrown-value.ts';
 
 // The app's build as the host runs it: React Router's ServerBuild with the host composed in at
 // run time, whatever entries the app has of its own (docs/architecture.md, "The failure contract").
@@ -90,6 +90,18 @@ function failureJson(render: RenderContext, error: unknown): Response {
   return Response.json({ error: { status, message: publicMessage(error, status), ...(digest !== undefined && { digest }) } }, { status });
 }
 
+/** What the Fetch API's `formData()` throws on a multipart body that does not parse (undici's text, Node 22 to 26). */
+const UNPARSED_FORM = 'Failed to parse body as FormData.';
+
+/**
+ * The client's mistake met inside the app: an upload streams to the action (../writes/request-body.ts), so
+ * a broken one is found by the action's own `request.formData()`; a 400 that says so, not a 500.
+ */
+function clientsFault(thrown: unknown): unknown {
+  if (!isInstance(thrown, TypeError) || readProperty(thrown, 'message') !== UNPARSED_FORM) return thrown;
+  return httpError(400, 'Malformed request body: broken multipart', { cause: thrown });
+}
+
 /** A loader, action or middleware of the app, with its failures recorded and thrown on in the host's shape; its redirects checked. */
 function wrapHandler(handler: Handler, resource: boolean): Handler {
   // What React Router takes thrown (a Response, a `data()`), never an Error.
@@ -106,7 +118,7 @@ function wrapHandler(handler: Handler, resource: boolean): Handler {
     try {
       value = await handler.call(this, seen, ...rest);
     } catch (thrown) {
-      if (!isIntended(thrown)) throw failure(render, thrown);
+      if (!isIntended(thrown)) throw failure(render, clientsFault(thrown));
       [value, threw] = [thrown, true];
       const reason = rejectionOf(thrown);
       if (reason !== undefined) render.rejected(reason);

@@ -45,7 +45,7 @@ export interface RenderRequest {
   url: URL;
   method: string;
   headers: Headers;
-  body?: Uint8Array<ArrayBuffer>;
+  body?: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
   session: HostSession;
   deadline: Deadline;
   /** Its per-request values: this answer's own, or a stored page's markers (server/pages/page-template.ts). */
@@ -55,7 +55,7 @@ export interface RenderRequest {
   kind?: FailureKind;
   /** Filled with the names of the request headers its loaders read, when given (a page that may be stored). */
   headerReads?: Set<string>;
-  /** The limits its body was held to (a read: the host's), for the app's parseFormData. */
+  /** The limits its body was held to (a read: the host's), for the upload helper (`context.parseForm`). */
   bodyLimits: BodyLimits;
   /** Whether it may see the diagnostic routes. */
   diagnostics: boolean;
@@ -162,8 +162,10 @@ export function createPageRenderer(deps: RendererDeps) {
         method: request.method,
         headers: request.headers,
         body: request.body,
+        // An upload's stream is read as it arrives (the Fetch API asks for it by name).
+        duplex: 'half',
         signal: deadline.signal,
-      });
+      } as RequestInit);
       const context = requestContext(deps, req, request.session, render, {
         id: values.requestId,
         bodyLimits: request.bodyLimits,

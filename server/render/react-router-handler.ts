@@ -124,7 +124,7 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       url,
       method: req.method,
       headers: headersFor(req, body),
-      body: body?.bytes,
+      body: body?.content,
       session,
       deadline,
       values: storing?.markers ?? values,
@@ -137,6 +137,8 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
     if (manifest?.diagnostics) response.headers.set('Cache-Control', PER_REQUEST_PAGE);
     const cookie = await deps.sessions.commit(session);
     if (cookie !== undefined) response.headers.append('Set-Cookie', cookie);
+    // An upload the action did not read to its end: Node would read the rest to discard it.
+    if (body !== undefined && !body.complete()) response.headers.set('Connection', 'close');
     sendResponse(res, response, {
       perUser: !reads || deps.sessions.isPerUser(session),
       // After a write the browser GETs the target (303, RFC 9110 §15.4.4): a reload never posts again.

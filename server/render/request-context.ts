@@ -9,6 +9,8 @@ import { checkTarget } from '../pages/cache-policy.ts';
 import type { Invalidated } from '../pages/cache-store.ts';
 import { clientKey, type ClientLimits } from '../writes/client-limits.ts';
 import { renderContext, type RenderContext } from './render-context.ts';
+import type { FileStorage } from '@remix-run/file-storage';
+import { formUploads, type FormUploads } from '../writes/form-uploads.ts';
 
 // The context of one request, in React Router's RouterContextProvider (its `getLoadContext`):
 // what the app's middleware, loaders and actions get (`context.get(hostContext)`,
@@ -20,6 +22,10 @@ export interface RequestContextDeps {
   limits: ClientLimits;
   /** Drops stored pages (server/pages/page-cache.ts). */
   revalidate?: (target: RevalidateTarget) => Promise<Invalidated>;
+  /** Where an upload's files are written while its request lasts (UPLOAD_DIR). */
+  uploadDir: string;
+  /** Where an action keeps files (`context.files`). */
+  files: FileStorage;
 }
 
 /** What the request brings beside the session: its id as loaders see it (a stored page's marker for it, server/pages/page-template.ts), its body's limits, its diagnostics. */
@@ -37,6 +43,7 @@ export function requestContext(
   { id, bodyLimits, diagnostics }: RequestFacts,
 ): RouterContextProvider {
   let log: Logger | undefined;
+  let uploads: FormUploads | undefined;
   const host: HostContext = {
     session,
     id,
@@ -44,6 +51,17 @@ export function requestContext(
     diagnostics,
     nonce: render.nonce,
     db: deps.db,
+    files: deps.files,
+    parseForm(request, options) {
+      if (uploads === undefined) {
+        const made = (uploads = formUploads(deps.uploadDir));
+        // Files not kept go when the answer has ended, whatever it was.
+        req.res!.once('close', () => {
+          made.clear().catch((error: unknown) => host.log.warn({ err: error }, 'an upload folder could not be removed'));
+        });
+      }
+      return uploads.parse(request, bodyLimits, options);
+    },
     limit: (name, rule) => deps.limits.take(name, clientKey(req), rule),
     revalidate(target) {
       const checked = checkTarget(target);

@@ -1,15 +1,18 @@
 import type { Request } from 'express';
 import type { BodyLimits } from '../config/body-limits.ts';
 
-/** A write's body as the client sent it, read, capped and checked. */
+/** A write's body as the client sent it, read, capped and checked; an upload's as a stream. */
 export interface RequestBody {
-  bytes: Uint8Array<ArrayBuffer>;
+  /** A form's or JSON's bytes, read whole; a multipart upload's stream, read by the action. */
+  content: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+  /** Whether the body was read to its end: if not, the answer closes the connection. */
+  complete(): boolean;
   /** Its Content-Type, as sent (an empty body of no type is an empty urlencoded form). */
   type: string;
   /** The limits it was held to. */
   limits: BodyLimits;
 }
-import { limitBody } from '../edge/body-limit.ts';
+import { limitBody, streamBody } from '../edge/body-limit.ts';
 import { httpError } from '../failures/errors.ts';
 
 // An action's body, read once by the host before the action runs, capped, checked and handed
@@ -18,15 +21,19 @@ import { httpError } from '../failures/errors.ts';
 // (JSON.stringify of a value nested 20,000 deep overflows the stack) made a legal body a host 500,
 // and turned a urlencoded form into multipart. The host checks what it must: a declared
 // Content-Length over the cap is refused before a byte is read, a streamed body as it passes it
-// (body-limit.ts, which closes the connection); a form's field count and encoding, JSON's syntax
-// and multipart's parts and limits are checked on the bytes read. What cannot be parsed is a
-// 400 that says why, what is too large a 413; nesting depth is the action's parser's business.
-// The limits are the route's (server/config/body-limits.ts). One is not the host's to enforce: a
-// file over its limit within the whole body's cap reaches the action, whose parseFormData
-// (shared/host.ts) marks it, so the page can say so and keep what was typed.
+// (body-limit.ts, which closes the connection); a form's field count and encoding and JSON's
+// syntax are checked on the bytes read. What cannot be parsed is a 400 that says why, what is too
+// large a 413; nesting depth is the action's parser's business. The limits are the route's
+// (server/config/body-limits.ts).
+//
+// A multipart upload is the exception: it is never held whole. The action gets it as a stream
+// under the same cap and timeout, and the host's upload helper (./form-uploads.ts) parses it
+// once, as it arrives, files to disk, its parts held to the route's limits there.
 
 const URLENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
+/** RFC 7578 §4.1: a multipart form's type names its boundary. */
+const MULTIPART_BOUNDARY = /;\s*boundary=("[^"]+"|[^\s;]+)/i;
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 const tooLarge = (what: string) => httpError(413, `Request body too large: ${what}`, { headers: { Connection: 'close' } });
@@ -66,32 +73,8 @@ function checkUrlencoded(text: string, { maxFields }: BodyLimits): void {
   }
 }
 
-/**
- * Multipart, parsed by the parser the action itself uses (the Fetch API's formData()), then held
- * to the limits: whatever it cannot parse is a 400 here, never the action's 500. The FormData is
- * dropped; the action parses the same bytes again. A file's own size is the action's to judge.
- */
-async function checkMultipart(type: string, bytes: Buffer<ArrayBuffer>, limits: BodyLimits): Promise<void> {
-  const { maxFieldBytes, maxFields, maxFiles } = limits;
-  let form: FormData;
-  try {
-    form = await new Response(bytes, { headers: { 'content-type': type } }).formData();
-  } catch (cause) {
-    throw malformed('broken multipart or a missing boundary', cause);
-  }
-  let fields = 0;
-  let files = 0;
-  for (const [, value] of form) {
-    if (typeof value === 'string') {
-      fields += 1;
-      if (Buffer.byteLength(value) > maxFieldBytes) throw tooLarge(`a field of at most ${maxFieldBytes} bytes`);
-    } else {
-      files += 1;
-    }
-  }
-  if (fields > maxFields) throw tooLarge(`at most ${maxFields} fields`);
-  if (files > maxFiles) throw tooLarge(`at most ${maxFiles} files`);
-}
+/** A body read whole was read to its end. */
+const read = () => true;
 
 /** An empty body with no type is what a bare button posts: an empty form. */
 const EMPTY_FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -100,9 +83,9 @@ const EMPTY_FORM_TYPE = 'application/x-www-form-urlencoded';
 export async function readRequestBody(req: Request, timeoutMs: number, limits: BodyLimits): Promise<RequestBody> {
   const type = req.headers['content-type'] ?? '';
   if (MULTIPART.test(type)) {
-    const bytes = await readCapped(req, limits.maxBytes, timeoutMs);
-    await checkMultipart(type, bytes, limits);
-    return { bytes, type, limits };
+    if (!MULTIPART_BOUNDARY.test(type)) throw malformed('multipart without a boundary');
+    const { stream, complete } = streamBody(req, limits.maxBytes, timeoutMs);
+    return { content: stream, complete, type, limits };
   }
   if (JSON_TYPE.test(type)) {
     const bytes = await readCapped(req, limits.maxTextBytes, timeoutMs);
@@ -113,7 +96,7 @@ export async function readRequestBody(req: Request, timeoutMs: number, limits: B
     } catch (cause) {
       throw malformed('invalid JSON', cause);
     }
-    return { bytes, type, limits };
+    return { content: bytes, complete: read, type, limits };
   }
   const unsupported = httpError(415, 'Unsupported Content-Type: send a form (urlencoded or multipart) or JSON');
   if (type !== '' && !URLENCODED.test(type)) throw unsupported;
@@ -121,5 +104,5 @@ export async function readRequestBody(req: Request, timeoutMs: number, limits: B
   // No type and no body (a bare button's post) is an empty form; a body of no type is not one.
   if (type === '' && bytes.length > 0) throw unsupported;
   checkUrlencoded(utf8(bytes, 'the form'), limits);
-  return { bytes, type: type === '' ? EMPTY_FORM_TYPE : type, limits };
+  return { content: bytes, complete: read, type: type === '' ? EMPTY_FORM_TYPE : type, limits };
 }

@@ -18,10 +18,10 @@ describe('body limits', () => {
   });
 
   it.each([
-    // Held in memory whole and parsed twice: past 16 MiB an upload belongs in a stream.
-    [{ BODY_MAX_BYTES: '16777217' }, 'Invalid BODY_MAX_BYTES="16777217": expected an integer from 1024 to 16777216'],
+    // An upload streams to disk, bounded by its time: past 512 MiB it belongs in storage directly.
+    [{ BODY_MAX_BYTES: '536870913' }, 'Invalid BODY_MAX_BYTES="536870913": expected an integer from 1024 to 536870912'],
     [{ BODY_MAX_TEXT_BYTES: '100' }, 'Invalid BODY_MAX_TEXT_BYTES="100": expected an integer from 1024 to 16777216'],
-    [{ BODY_MAX_FILE_BYTES: '0' }, 'Invalid BODY_MAX_FILE_BYTES="0": expected an integer from 1 to 16777216'],
+    [{ BODY_MAX_FILE_BYTES: '0' }, 'Invalid BODY_MAX_FILE_BYTES="0": expected an integer from 1 to 536870912'],
     [
       { BODY_MAX_FILE_BYTES: '10485760' },
       'Invalid BODY_MAX_FILE_BYTES="10485760": expected at most BODY_MAX_BYTES (1048576): a larger file is refused with its body',
@@ -47,7 +47,9 @@ describe('body limits', () => {
   });
 
   it.each([
-    [{ maxBytes: 20_000_000 }, 'Route "r" exports bodyLimits with maxBytes=20000000: expected an integer from 1024 to 16777216'],
+    [{ maxBytes: 600_000_000 }, 'Route "r" exports bodyLimits with maxBytes=600000000: expected an integer from 1024 to 536870912'],
+    // A form or JSON is held whole: 16 MiB at most.
+    [{ maxTextBytes: 20_000_000 }, 'Route "r" exports bodyLimits with maxTextBytes=20000000: expected an integer from 1024 to 16777216'],
     [{ maxFields: 1.5 }, 'Route "r" exports bodyLimits with maxFields=1.5: expected an integer from 1 to 1000'],
     [{ maxFiles: '4' }, 'Route "r" exports bodyLimits with maxFiles=4: expected an integer from 0 to 1000'],
     [{ maxFileSize: 10 }, 'Route "r" exports bodyLimits with an unknown limit "maxFileSize"'],

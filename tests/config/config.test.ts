@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +24,8 @@ describe('configuration', () => {
       compressMaxConcurrent: 64,
       // Under the working directory (the project root under npm scripts, /app in the image), which git ignores.
       databasePath: join(process.cwd(), 'data/app.sqlite'),
+      uploadDir: join(tmpdir(), 'react-ssr-host-uploads'),
+      filesDir: join(process.cwd(), 'data/files'),
       sentry: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -98,6 +101,8 @@ describe('configuration', () => {
       metricsPort: 9464,
       metricsHost: '0.0.0.0',
       databasePath: '/var/lib/app/app.sqlite',
+      uploadDir: '/var/tmp/app-uploads',
+      filesDir: '/var/lib/app/files',
       postgres: {
         url: EVERY_VARIABLE.DATABASE_URL,
         where: 'db.internal:6432/app',
@@ -129,7 +134,7 @@ describe('configuration', () => {
     [{ LOG_BUFFER_BYTES: '8192' }, 'Invalid LOG_BUFFER_BYTES="8192": expected an integer from 32768 to 268435456'],
     [{ STREAM_TIMEOUT_MS: '5s' }, 'Invalid STREAM_TIMEOUT_MS="5s": expected an integer from 100 to 600000'],
     [{ BODY_TIMEOUT_MS: '20000' }, 'Invalid BODY_TIMEOUT_MS="20000": expected an integer from 100 to 19000'],
-    [{ BODY_MAX_BYTES: '1GB' }, 'Invalid BODY_MAX_BYTES="1GB": expected an integer from 1024 to 16777216'],
+    [{ BODY_MAX_BYTES: '1GB' }, 'Invalid BODY_MAX_BYTES="1GB": expected an integer from 1024 to 536870912'],
     [{ SHUTDOWN_DELAY_MS: 'x' }, 'Invalid SHUTDOWN_DELAY_MS="x": expected an integer from 0 to 600000'],
     [{ SHUTDOWN_GRACE_MS: '-5' }, 'Invalid SHUTDOWN_GRACE_MS="-5": expected an integer from 0 to 600000'],
     [{ DIGEST_KEY: 'short' }, 'Invalid DIGEST_KEY="<redacted>": expected at least 16 characters'],

@@ -44,6 +44,7 @@ describe('deploy/kubernetes', () => {
       'NetworkPolicy',
       'NetworkPolicy',
       'PersistentVolumeClaim',
+      'PersistentVolumeClaim',
       'PodDisruptionBudget',
       'Service',
       'Service',

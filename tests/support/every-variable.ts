@@ -41,6 +41,8 @@ export const EVERY_VARIABLE = {
   METRICS_PORT: '9464',
   METRICS_HOST: '0.0.0.0',
   DATABASE_PATH: '/var/lib/app/app.sqlite',
+  UPLOAD_DIR: '/var/tmp/app-uploads',
+  FILES_DIR: '/var/lib/app/files',
   DATABASE_URL: 'postgres://app:secret@db.internal:6432/app',
   DATABASE_POOL_MAX: '20',
   DATABASE_CONNECT_TIMEOUT_MS: '1500',

@@ -5,7 +5,9 @@ import { createTestApp, listeningTestApp } from '../support/test-app.ts';
 
 // What an action may be sent, hostile and odd: every refusal is a 4xx that says why, no failure
 // line, and the action never runs (the fixture app's writes routes echo what they got:
-// tests/apps/host/app/writes.server.ts).
+// tests/apps/host/app/writes.server.ts). A multipart upload is the exception: it streams to the
+// action, so what is wrong with it is found as the action reads it, by the host's upload helper
+// or by the Fetch API's formData(), and answered the same way.
 // Declared and streamed sizes over the cap are in body-limit.test.ts.
 
 const app = () => createTestApp();
@@ -45,45 +47,6 @@ describe('action bodies', () => {
     ['an unknown content type', 'text/csv', 'a,b', 415],
     ['a body with no content type', '', 'name=x', 415],
     ['multipart without a boundary', 'multipart/form-data', 'x', 400],
-    ['multipart cut before its end', 'multipart/form-data; boundary=zz', `--zz\r\n${field('a', 'b')}`, 400],
-    // busboy skipped these parts; the Fetch API's parser, which actions use, throws on them.
-    [
-      'multipart with a part without Content-Disposition',
-      'multipart/form-data; boundary=zz',
-      '--zz\r\nContent-Type: text/plain\r\n\r\nx\r\n--zz--\r\n',
-      400,
-    ],
-    [
-      'multipart with a part without a name',
-      'multipart/form-data; boundary=zz',
-      '--zz\r\nContent-Disposition: form-data\r\n\r\nx\r\n--zz--\r\n',
-      400,
-    ],
-    [
-      'multipart of 1,000 fields',
-      'multipart/form-data; boundary=zz',
-      multipartBody(
-        'zz',
-        Array.from({ length: 1_000 }, (_, i) => field(`f${i}`, 'x')),
-      ),
-      413,
-    ],
-    [
-      'multipart with too many files',
-      'multipart/form-data; boundary=zz',
-      multipartBody(
-        'zz',
-        Array.from({ length: maxFiles + 1 }, (_, i) => file(`f${i}`, `${i}.txt`, 'x')),
-      ),
-      413,
-    ],
-    // A file over its own limit is not refused: the action's parseFormData marks it (tests/writes/upload-limits.test.ts).
-    [
-      "a file past the whole body's cap",
-      'multipart/form-data; boundary=zz',
-      multipartBody('zz', [file('f', 'big.txt', 'x'.repeat(maxBytes + 1))]),
-      413,
-    ],
   ])('%s: refused with a clear 4xx, no failure, the action never runs', async (_name, type, body, status) => {
     // fetch sends the bytes and the type as given (a client library would re-encode or add a type).
     const res = await fetch(`${served.url}${ACTION}`, { method: 'POST', headers: type === '' ? {} : { 'Content-Type': type }, body });
@@ -92,6 +55,54 @@ describe('action bodies', () => {
     expect(JSON.parse(text)).toMatchObject({ error: { status } });
     expect(text).not.toMatch(/\n\s+at |"body"/);
     expect(served.logs.failureCount()).toBe(0);
+  });
+
+  // `parse`: the host's helper (context.parseForm); `formData`: the action's own request.formData().
+  it.each([
+    ['cut before its end', `--zz\r\n${field('a', 'b')}`, 400, ['parse', 'formData']],
+    // The helper skips these parts (busboy does); the Fetch API's parser throws on them.
+    ['with a part without Content-Disposition', '--zz\r\nContent-Type: text/plain\r\n\r\nx\r\n--zz--\r\n', 400, ['formData']],
+    ['with a part without a name', '--zz\r\nContent-Disposition: form-data\r\n\r\nx\r\n--zz--\r\n', 400, ['formData']],
+    // Counts are the helper's: formData() holds the body in memory, bounded by the whole cap alone.
+    [
+      'of 1,000 fields',
+      multipartBody(
+        'zz',
+        Array.from({ length: 1_000 }, (_, i) => field(`f${i}`, 'x')),
+      ),
+      413,
+      ['parse'],
+    ],
+    [
+      'with too many files',
+      multipartBody(
+        'zz',
+        Array.from({ length: maxFiles + 1 }, (_, i) => file(`f${i}`, `${i}.txt`, 'x')),
+      ),
+      413,
+      ['parse'],
+    ],
+    ['with a field over its limit', multipartBody('zz', [field('a', 'x'.repeat(DEFAULT_BODY_LIMITS.maxFieldBytes + 1))]), 413, ['parse']],
+    // A file over its own limit is not refused: the helper marks it (tests/writes/upload-limits.test.ts).
+    [
+      "with a file past the whole body's cap",
+      multipartBody('zz', [file('f', 'big.txt', 'x'.repeat(maxBytes + 1))]),
+      413,
+      ['parse', 'formData'],
+    ],
+  ] as const)('multipart %s: refused as the action reads it, with a clear 4xx and no failure', async (_name, body, status, readers) => {
+    for (const reader of readers) {
+      const res = await fetch(`${served.url}${ACTION}${reader === 'parse' ? '?do=parse' : ''}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'multipart/form-data; boundary=zz' },
+        body,
+      });
+      expect([reader, res.status]).toEqual([reader, status]);
+      const text = await res.text();
+      expect(JSON.parse(text)).toMatchObject({ error: { status } });
+      expect(text).not.toMatch(/\n\s+at |"body"/);
+      expect(served.logs.failureCount()).toBe(0);
+    }
   });
 
   it.each([

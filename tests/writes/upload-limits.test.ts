@@ -7,8 +7,9 @@ import { DIAG, listeningTestApp } from '../support/test-app.ts';
 
 // The limits of an action's body: configuration, a route's own (the fixture app's
 // tests/apps/host/app/routes/writes-limited.ts: 2 MiB whole, 1 KiB a file, 3 fields), and a file
-// over its limit marked by parseFormData (shared/parse-form-data.ts) instead of refused, so the
-// page keeps what was typed. Refusals are in action-bodies.test.ts and body-limit.test.ts.
+// over its limit marked by the upload helper (context.parseForm: server/writes/form-uploads.ts)
+// instead of refused, so the page keeps what was typed. Refusals are in action-bodies.test.ts and
+// body-limit.test.ts; memory and disk in streamed-uploads.test.ts.
 
 const KIB = 1_024;
 const MIB = 1_048_576;
@@ -32,16 +33,20 @@ const post = (url: string, { type, body }: { type: string; body: string }, heade
 describe('upload limits', () => {
   const host = listeningTestApp();
 
-  it('a file over the per-file limit reaches the action marked, with the text fields it came with', async () => {
+  it('a file over the per-file limit reaches the action marked, with the text fields before and after it', async () => {
     const form = multipart([
       ['title', 'What I typed'],
       ['report', { filename: 'big.txt', content: 'x'.repeat(maxFileBytes + 1) }],
+      ['body', 'and what I typed after it'],
       ['notes', { filename: 'small.txt', content: 'hello' }],
     ]);
     const res = await post(`${host.url}/api/writes?do=parse`, form);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      fields: [['title', 'What I typed']],
+      fields: [
+        ['title', 'What I typed'],
+        ['body', 'and what I typed after it'],
+      ],
       files: [{ name: 'notes', filename: 'small.txt', size: 5 }],
       tooLarge: [{ name: 'report', filename: 'big.txt', size: maxFileBytes + 1, limit: maxFileBytes }],
     });
@@ -97,7 +102,7 @@ describe('upload limits', () => {
     expect(await res.text()).not.toContain('bodyLimits');
   });
 
-  it('parseFormData refuses a body that is not a form with a 400', async () => {
+  it('the upload helper refuses a body that is not a form with a 400', async () => {
     const res = await post(`${host.url}/api/writes?do=parse`, { type: 'application/json', body: '{}' });
     expect(res.status).toBe(400);
     expect(host.logs.failures(res.headers.get('x-request-id')!)).toEqual([]);

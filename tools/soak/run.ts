@@ -15,6 +15,7 @@ import { INSPECT_ARGS } from './live-heap.ts';
 import { settledSample, type Sample } from './sample.ts';
 import { sigtermUnderLoad } from './shutdown.ts';
 import { runTraffic } from './traffic.ts';
+import { uploadChecks } from './uploads.ts';
 
 const DEFAULT_DURATION_S = 60;
 const MAX_DURATION_S = 3_600;
@@ -29,8 +30,8 @@ const WARMUP_SHARE = 0.25;
 const DEFAULT_CONCURRENCY = 64;
 /** Far above what two cores serve, so time ends the run, but a count bounds it as well. */
 const MAX_REQUESTS_PER_S = 5_000;
-/** Spawn, settles, the drain and the checks, beyond the traffic itself. */
-const FIXED_BUDGET_S = 90;
+/** Spawn, settles, the drain, the uploads (tools/soak/uploads.ts) and the checks, beyond the traffic itself. */
+const FIXED_BUDGET_S = 150;
 /** Of the server's last log line and stderr, shown when the soak fails. */
 const MAX_SHOWN_CHARS = 2_000;
 
@@ -107,18 +108,22 @@ async function soakAndCheck(server: RunningServer, warmupS: number, durationS: n
   await server.exited; // stdout read to its last line
 
   const outcomes = [...warm, ...soak, ...drain.arriving];
-  const checks = evaluate({
-    outcomes,
-    inFlight: drain.inFlight,
-    logs,
-    aliveUntilSigterm,
-    exit: drain.exit,
-    stderr: server.stderr(),
-    heapMb: memoryAt('heapMb', afterWarmup, atEnd, afterAbuse),
-    rssMb: memoryAt('rssMb', afterWarmup, atEnd, afterAbuse),
-    fds: { warm: afterWarmup.fds, end: atEnd.fds },
-    abuse,
-  });
+  const checks = [
+    ...evaluate({
+      outcomes,
+      inFlight: drain.inFlight,
+      logs,
+      aliveUntilSigterm,
+      exit: drain.exit,
+      stderr: server.stderr(),
+      heapMb: memoryAt('heapMb', afterWarmup, atEnd, afterAbuse),
+      rssMb: memoryAt('rssMb', afterWarmup, atEnd, afterAbuse),
+      fds: { warm: afterWarmup.fds, end: atEnd.fds },
+      abuse,
+    }),
+    // On a server of their own: their memory is judged apart from the traffic's.
+    ...(await uploadChecks()),
+  ];
   printReport([...outcomes, ...drain.inFlight], checks, volume, abuse);
   return checks.every((c) => c.pass) ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 import { data, Form, useActionData, type ActionFunctionArgs } from 'react-router';
-import { hostOf, parseFormData, type BodyLimits } from '../../../shared/host.ts';
+import { hostOf, type BodyLimits } from '../../../shared/host.ts';
 
 // A form with a file whose limit is this route's own: a file over it keeps the typed title and
 // shows a field error (a 422), where a 413 would lose them. An operator posts a file here to see
@@ -12,7 +12,7 @@ const KIB = 1024;
 const kib = (bytes: number) => `${Math.ceil(bytes / KIB)} KB`;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { fields, files, tooLarge } = await parseFormData(request, hostOf(context).bodyLimits);
+  const { fields, files, tooLarge } = await hostOf(context).parseForm(request);
   const values = { title: fields.get('title') ?? '' };
   const [over] = tooLarge;
   if (over !== undefined) {

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from 'react-router';
-import { hostOf, parseFormData } from '../../../../shared/host.ts';
+import { hostOf } from '../../../../shared/host.ts';
 
 // What loaders and actions can answer, chosen by `?do=`: the writes routes of the fixture app
 // (./routes/writes.tsx, writes-api.ts, writes-limited.ts, writes-bad-limits.ts).
@@ -82,9 +82,21 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (new URL(request.url).searchParams.get('do') === 'raw') return { type, text: await request.text() };
   // The form through the host's helper: each file held to the route's limit.
   if (new URL(request.url).searchParams.get('do') === 'parse') {
-    const { fields, files, tooLarge } = await parseFormData(request, host.bodyLimits);
+    const { fields, files, tooLarge } = await host.parseForm(request);
     return { fields: [...fields], files: files.map(({ name, file }) => ({ name, filename: file.name, size: file.size })), tooLarge };
   }
+  // Each file kept under its field's name, then read back from where it was kept.
+  if (todo === 'keep') {
+    const { files } = await host.parseForm(request);
+    for (const { name, file } of files) await host.files.set(`kept/${name}`, file);
+    const kept = files.map(async ({ name }) => {
+      const file = await host.files.get(`kept/${name}`);
+      return file && { filename: file.name, type: file.type, text: await file.text() };
+    });
+    return { kept: await Promise.all(kept) };
+  }
+  // Answers before reading the body at all (an action that refuses early).
+  if (todo === 'unread') return { unread: true };
   // A form as its entries, in order (repeated names kept), a file as what it is.
   const entries = (form: FormData) =>
     [...form.entries()].map(([name, value]) => [

@@ -1,0 +1,166 @@
+import { createWriteStream, openAsBlob, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, rm, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import Busboy from '@fastify/busboy';
+import type { BodyLimits } from '../../shared/body-limits.ts';
+import type { FormFile, OversizedFile, ParsedForm, ParseFormOptions } from '../../shared/form-upload.ts';
+import { MAX_FORM_PARTS } from '../config/body-limits.ts';
+import { httpError, HttpError } from '../failures/errors.ts';
+
+// The host's upload helper (docs/forms.md, "Files and their limits"): an action's form parsed once,
+// as it arrives, its files written to this request's own folder on disk and removed when the
+// answer ends unless the action kept them (`hostOf(context).files.set(key, file)`). Nothing is held
+// whole in memory: a text field is at most maxFieldBytes, a file passes through in Node's chunks.
+// A file over its limit is not refused: its bytes are counted and dropped, and it is listed in
+// `tooLarge`, so the action answers a field error with everything typed kept (a 413 loses it all).
+// Too many fields or files, or a field over its limit, is a 413; a form that does not parse a 400.
+//
+// Why busboy (@fastify/busboy) and not @remix-run/form-data-parser: that parser holds each part
+// whole before its upload handler sees it (@remix-run/multipart-parser's MultipartPart.content);
+// one 100 MB file raised a process's RSS by 265 MB (docs/forms.md). busboy streams each file.
+
+/** Part headers a browser sends: a few; busboy's default (2,000) only costs the parser. */
+const MAX_HEADER_PAIRS = 32;
+
+const tooLarge = (what: string) => httpError(413, `Request body too large: ${what}`);
+const malformed = (what: string, cause?: unknown) => httpError(400, `Malformed request body: ${what}`, { cause });
+
+const MULTIPART = /^multipart\/form-data\s*(;|$)/i;
+const URLENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
+export interface FormUploads {
+  /** The request's form, its files on disk (see above). */
+  parse(request: Request, limits: BodyLimits, options?: ParseFormOptions): Promise<ParsedForm>;
+  /** Removes the files of this request that were not kept: when its answer has ended. */
+  clear(): Promise<void>;
+}
+
+/** The upload helper of one request, writing under `root` (UPLOAD_DIR). */
+export function formUploads(root: string): FormUploads {
+  let folder: Promise<string> | undefined;
+  const ownFolder = () => (folder ??= mkdir(root, { recursive: true, mode: 0o700 }).then(() => mkdtemp(join(root, 'upload-'))));
+  return {
+    async parse(request, limits, options = {}) {
+      const type = request.headers.get('content-type') ?? '';
+      if (URLENCODED.test(type)) {
+        // Read whole by the host already, and held to the text limits (./request-body.ts).
+        const fields = new URLSearchParams(await request.text());
+        return { fields, files: [], tooLarge: [] };
+      }
+      if (!MULTIPART.test(type)) throw httpError(400, 'Expected a form (urlencoded or multipart).');
+      const maxFileBytes = Math.min(options.maxFileBytes ?? limits.maxFileBytes, limits.maxFileBytes);
+      return parseMultipart(request, type, limits, maxFileBytes, ownFolder);
+    },
+    async clear() {
+      const made = await folder?.catch(() => undefined);
+      if (made !== undefined) await rm(made, { recursive: true, force: true });
+    },
+  };
+}
+
+type Entry = { file: FormFile } | { over: OversizedFile } | undefined;
+
+async function parseMultipart(
+  request: Request,
+  type: string,
+  limits: BodyLimits,
+  maxFileBytes: number,
+  folder: () => Promise<string>,
+): Promise<ParsedForm> {
+  const fields = new URLSearchParams();
+  const entries: Promise<Entry>[] = [];
+  const stop = new AbortController();
+  let refusal: HttpError | undefined;
+  const refuse = (error: HttpError) => {
+    refusal ??= error;
+    stop.abort(error);
+  };
+  let busboy: ReturnType<typeof Busboy>;
+  try {
+    busboy = Busboy({
+      headers: { 'content-type': type },
+      limits: {
+        fields: limits.maxFields,
+        files: limits.maxFiles,
+        parts: MAX_FORM_PARTS,
+        fieldSize: limits.maxFieldBytes,
+        fieldNameSize: limits.maxFieldBytes,
+        headerPairs: MAX_HEADER_PAIRS,
+      },
+    });
+  } catch (cause) {
+    throw malformed('broken multipart or a missing boundary', cause);
+  }
+  busboy.on('field', (name, value, nameTruncated, valueTruncated) => {
+    if (nameTruncated || valueTruncated) return refuse(tooLarge(`a field of at most ${limits.maxFieldBytes} bytes`));
+    fields.append(name, value);
+  });
+  busboy.on('file', (name, stream, filename, _encoding, mimeType) => {
+    const written = saveFile(stream, { name, filename: filename ?? '', mimeType }, maxFileBytes, folder, entries.length);
+    // A write that failed (a full disk) fails the parse when it is awaited; never unhandled.
+    written.catch(() => undefined);
+    entries.push(written);
+  });
+  busboy.on('fieldsLimit', () => refuse(tooLarge(`at most ${limits.maxFields} fields`)));
+  busboy.on('filesLimit', () => refuse(tooLarge(`at most ${limits.maxFiles} files`)));
+  busboy.on('partsLimit', () => refuse(tooLarge(`at most ${MAX_FORM_PARTS} parts`)));
+  try {
+    if (request.body === null) throw malformed('an empty multipart body');
+    await pipeline(Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>), busboy, { signal: stop.signal });
+    const parsed: ParsedForm = { fields, files: [], tooLarge: [] };
+    for (const entry of await Promise.all(entries)) {
+      if (entry === undefined) continue;
+      if ('file' in entry) parsed.files.push(entry.file);
+      else parsed.tooLarge.push(entry.over);
+    }
+    return parsed;
+  } catch (error) {
+    // The host's own refusal of the stream (413 past the cap, 408, a client gone: server/edge/body-limit.ts), a limit here, or the parser's.
+    if (refusal !== undefined) throw refusal;
+    if (error instanceof HttpError) throw error;
+    throw malformed('broken multipart', error);
+  }
+}
+
+/** One file part to disk, counted; past `limit` its bytes are dropped and it is marked. An empty input (no name, no bytes) is none. */
+async function saveFile(
+  stream: NodeJS.ReadableStream,
+  { name, filename, mimeType }: { name: string; filename: string; mimeType: string },
+  limit: number,
+  folder: () => Promise<string>,
+  index: number,
+): Promise<Entry> {
+  const path = join(await folder(), String(index));
+  let out: WriteStream | undefined = createWriteStream(path, { mode: 0o600 });
+  // A write that fails (a full disk) is thrown below; one pending when a file passes its limit is dropped with it.
+  let writeError: Error | undefined;
+  out.on('error', (error) => (writeError ??= error));
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (out === undefined) continue;
+      if (writeError !== undefined) throw writeError;
+      if (size > limit) {
+        out.destroy();
+        out = undefined;
+        await unlink(path).catch(() => undefined);
+        continue;
+      }
+      if (!out.write(chunk)) await once(out, 'drain'); // rejects if the write fails (a full disk)
+    }
+  } catch (error) {
+    out?.destroy();
+    throw error;
+  }
+  if (out === undefined) return { over: { name, filename, size, limit } };
+  const written = out;
+  await new Promise<void>((resolve, reject) => written.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  if (filename === '' && size === 0) return undefined;
+  // A Blob of the file on disk: read when the action reads it, never here.
+  const blob = await openAsBlob(path, { type: mimeType });
+  return { file: { name, file: new File([blob], filename, { type: mimeType }) } };
+}
