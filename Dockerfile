@@ -55,13 +55,11 @@ RUN ln -s /app/dist/cli/digest.js /usr/local/bin/react-ssr-host-digest
 # Mount point of the shared assets volume (SHARED_ASSETS_DIR, see README "Run in production"):
 # owned by node, so an empty named volume mounted here starts out writable by the server.
 # /app/data holds the database (DATABASE_PATH's default, data/app.sqlite under WORKDIR; docs/data.md),
-# the files actions keep (FILES_DIR's default, data/files) and the uploads in flight: the one folder
-# of the app the server writes, owned by node for the same reason, the rest stays root's. /srv/files
-# is the mount point of a files volume replicas share (the deploy files set FILES_DIR to it).
+# the files actions keep (FILES_DIR's default, data/files) and the uploads in flight (UPLOAD_DIR's,
+# data/uploads, on disk: /tmp is a tmpfs, memory, in the deploy files): the one folder of the app
+# the server writes, owned by node for the same reason, the rest stays root's. /srv/files is the
+# mount point of a files volume replicas share (the deploy files set FILES_DIR to it).
 RUN mkdir -p /srv/assets /srv/files /app/data && chown node:node /srv/assets /srv/files /app/data
-# Uploads are written to disk as they arrive (docs/forms.md): not to /tmp, which compose and
-# Kubernetes mount as a tmpfs, in memory.
-ENV UPLOAD_DIR=/app/data/uploads
 
 # The release the process reports on every log line, in Sentry and on app_info (RELEASE), is the
 # image's own: `--build-arg VERSION=1.4.0` with the same version as the tag (`-t ...:1.4.0`), so

@@ -1,4 +1,4 @@
-import { hostname as osHostname, tmpdir } from 'node:os';
+import { hostname as osHostname } from 'node:os';
 import { join } from 'node:path';
 import {
   absolutePath,
@@ -88,8 +88,12 @@ export const DEFAULT_COMPRESS_MAX_CONCURRENT = 64;
 export const DEFAULT_DATABASE_PATH = 'data/app.sqlite';
 /** Where actions keep files (`context.files`), beside the database. */
 export const DEFAULT_FILES_DIR = 'data/files';
-/** Uploads in flight: the system's temporary folder, each request's in a folder of its own (server/writes/form-uploads.ts). */
-export const DEFAULT_UPLOAD_DIR = join(tmpdir(), 'react-ssr-host-uploads');
+/**
+ * Uploads in flight, each request's in a folder of its own (server/writes/form-uploads.ts): beside
+ * the database, on disk and the process's own. Not the system's temporary folder: another user
+ * could make its folder first, and /tmp is a tmpfs (memory) in the deploy files.
+ */
+export const DEFAULT_UPLOAD_DIR = 'data/uploads';
 /** Two weeks past its last use, as the cookie lasted before sessions were held on the server (Rails' and Django's defaults are close). */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_S = 14 * 24 * 60 * 60;
 /** Thirty days past its start, however often it is used: a stolen id stops working in the end. */
@@ -231,7 +235,7 @@ export function loadConfig(env: Env): Config {
     metricsHost: listenAddress(env, 'METRICS_HOST', '127.0.0.1'),
     databasePath: databasePath(env, 'DATABASE_PATH', DEFAULT_DATABASE_PATH),
     postgres: postgresConfig(env),
-    uploadDir: absolutePath(env, 'UPLOAD_DIR') ?? DEFAULT_UPLOAD_DIR,
+    uploadDir: absolutePath(env, 'UPLOAD_DIR') ?? join(process.cwd(), DEFAULT_UPLOAD_DIR),
     filesDir: absolutePath(env, 'FILES_DIR') ?? join(process.cwd(), DEFAULT_FILES_DIR),
     sentry: Object.freeze(sentry(env, nodeEnv)),
   });

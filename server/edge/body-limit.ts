@@ -104,9 +104,6 @@ export interface StreamedBody {
   complete(): boolean;
 }
 
-/** Chunks queued ahead of the reader before the socket is paused: a few of Node's 64 KiB reads. */
-const STREAM_HIGH_WATER_BYTES = 256 * 1_024;
-
 /**
  * An upload's body as a stream the action reads at its own pace (server/writes/form-uploads.ts),
  * never held whole: the same refusals as limitBody, from the headers at once (thrown), and while
@@ -158,7 +155,9 @@ export function streamBody(req: Request, maxBytes: number, timeoutMs: number): S
       },
       cancel: stop,
     },
-    new ByteLengthQueuingStrategy({ highWaterMark: STREAM_HIGH_WATER_BYTES }),
+    // Nothing read ahead: the stream pulls only when the action reads, so until then no byte is
+    // read, no 100 Continue sent, and the timeout has not started.
+    new CountQueuingStrategy({ highWaterMark: 0 }),
   );
   return { stream, complete: () => ended };
 }

@@ -166,12 +166,17 @@ export function createPageRenderer(deps: RendererDeps) {
         duplex: 'half',
         signal: deadline.signal,
       } as RequestInit);
+      let settle!: () => void;
+      const handled = new Promise<void>((resolve) => (settle = resolve));
       const context = requestContext(deps, req, request.session, render, {
         id: values.requestId,
         bodyLimits: request.bodyLimits,
         diagnostics: request.diagnostics,
+        handled,
       });
-      const response = await untilRendered(handle(fetchRequest, context), deadline, render);
+      const answered = handle(fetchRequest, context);
+      void answered.then(settle, settle);
+      const response = await untilRendered(answered, deadline, render);
       // React Router gave up on the loaders at the deadline (./host-build.ts): the host's 504 with its digest.
       if (loaderTimeout !== undefined) throw loaderTimeout;
       // A failure only React Router's own root boundary would show: the host's page (server/render/host-build.ts).

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Request } from 'express';
 import type { Logger } from 'pino';
 import { RouterContextProvider } from 'react-router';
@@ -33,6 +34,8 @@ export interface RequestFacts {
   id: string;
   bodyLimits: BodyLimits;
   diagnostics: boolean;
+  /** Settles when React Router has answered: its actions are done with the upload's files. */
+  handled: Promise<unknown>;
 }
 
 export function requestContext(
@@ -40,7 +43,7 @@ export function requestContext(
   req: Request,
   session: HostSession,
   render: RenderContext,
-  { id, bodyLimits, diagnostics }: RequestFacts,
+  { id, bodyLimits, diagnostics, handled }: RequestFacts,
 ): RouterContextProvider {
   let log: Logger | undefined;
   let uploads: FormUploads | undefined;
@@ -55,10 +58,12 @@ export function requestContext(
     parseForm(request, options) {
       if (uploads === undefined) {
         const made = (uploads = formUploads(deps.uploadDir));
-        // Files not kept go when the answer has ended, whatever it was.
-        req.res!.once('close', () => {
-          made.clear().catch((error: unknown) => host.log.warn({ err: error }, 'an upload folder could not be removed'));
-        });
+        // Files not kept go once the action is done with them and the answer has ended, whatever
+        // it was: a client that leaves mid-action does not take them from under it.
+        const closed = req.res!.closed ? Promise.resolve() : once(req.res!, 'close');
+        void Promise.all([handled.catch(() => undefined), closed])
+          .then(() => made.clear())
+          .catch((error: unknown) => host.log.warn({ err: error }, 'an upload folder could not be removed'));
       }
       return uploads.parse(request, bodyLimits, options);
     },

@@ -24,6 +24,8 @@ import { httpError, HttpError } from '../failures/errors.ts';
 
 /** Part headers a browser sends: a few; busboy's default (2,000) only costs the parser. */
 const MAX_HEADER_PAIRS = 32;
+/** A part's headers, a field's name and a file's name among them (busboy's default: 80 KiB). */
+const MAX_PART_HEADER_BYTES = 8 * 1_024;
 
 const tooLarge = (what: string) => httpError(413, `Request body too large: ${what}`);
 const malformed = (what: string, cause?: unknown) => httpError(400, `Malformed request body: ${what}`, { cause });
@@ -72,11 +74,15 @@ async function parseMultipart(
 ): Promise<ParsedForm> {
   const fields = new URLSearchParams();
   const entries: Promise<Entry>[] = [];
+  // The files being read: busboy leaves the current one open when its body fails, so the parse
+  // ends them itself, or their writes (and the space of their deleted files) would stay open.
+  const reading = new Set<Readable>();
   const stop = new AbortController();
-  let refusal: HttpError | undefined;
-  const refuse = (error: HttpError) => {
-    refusal ??= error;
-    stop.abort(error);
+  // The first reason the parse stops: a limit (413), or a file that could not be written.
+  let failure: Error | undefined;
+  const fail = (error: unknown) => {
+    failure ??= error instanceof Error ? error : new Error(String(error));
+    stop.abort(failure);
   };
   let busboy: ReturnType<typeof Busboy>;
   try {
@@ -87,42 +93,60 @@ async function parseMultipart(
         files: limits.maxFiles,
         parts: MAX_FORM_PARTS,
         fieldSize: limits.maxFieldBytes,
-        fieldNameSize: limits.maxFieldBytes,
+        // busboy 3.2 has no limit of a field's name: its part's header bounds it.
+        headerSize: MAX_PART_HEADER_BYTES,
         headerPairs: MAX_HEADER_PAIRS,
       },
     });
   } catch (cause) {
     throw malformed('broken multipart or a missing boundary', cause);
   }
-  busboy.on('field', (name, value, nameTruncated, valueTruncated) => {
-    if (nameTruncated || valueTruncated) return refuse(tooLarge(`a field of at most ${limits.maxFieldBytes} bytes`));
+  let parseError: unknown;
+  busboy.on('error', (error) => (parseError ??= error));
+  // busboy cuts a field at its limit and says so when the field ends: refused then.
+  busboy.on('field', (name, value, _nameTruncated, valueTruncated) => {
+    if (valueTruncated) return fail(tooLarge(`a field of at most ${limits.maxFieldBytes} bytes`));
     fields.append(name, value);
   });
   busboy.on('file', (name, stream, filename, _encoding, mimeType) => {
-    const written = saveFile(stream, { name, filename: filename ?? '', mimeType }, maxFileBytes, folder, entries.length);
-    // A write that failed (a full disk) fails the parse when it is awaited; never unhandled.
-    written.catch(() => undefined);
-    entries.push(written);
+    reading.add(stream);
+    const saving = saveFile(stream, { name, filename: filename ?? '', mimeType }, maxFileBytes, folder, entries.length);
+    entries.push(
+      saving.then(
+        (entry) => (reading.delete(stream), entry),
+        (error: unknown) => {
+          reading.delete(stream);
+          // A write that failed (a full disk, UPLOAD_DIR gone) is the server's failure: the part
+          // is read to its end so the parse can stop, and the request answers 500.
+          stream.resume();
+          fail(error);
+          return undefined;
+        },
+      ),
+    );
   });
-  busboy.on('fieldsLimit', () => refuse(tooLarge(`at most ${limits.maxFields} fields`)));
-  busboy.on('filesLimit', () => refuse(tooLarge(`at most ${limits.maxFiles} files`)));
-  busboy.on('partsLimit', () => refuse(tooLarge(`at most ${MAX_FORM_PARTS} parts`)));
+  busboy.on('fieldsLimit', () => fail(tooLarge(`at most ${limits.maxFields} fields`)));
+  busboy.on('filesLimit', () => fail(tooLarge(`at most ${limits.maxFiles} files`)));
+  busboy.on('partsLimit', () => fail(tooLarge(`at most ${MAX_FORM_PARTS} parts`)));
   try {
     if (request.body === null) throw malformed('an empty multipart body');
     await pipeline(Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>), busboy, { signal: stop.signal });
-    const parsed: ParsedForm = { fields, files: [], tooLarge: [] };
-    for (const entry of await Promise.all(entries)) {
-      if (entry === undefined) continue;
-      if ('file' in entry) parsed.files.push(entry.file);
-      else parsed.tooLarge.push(entry.over);
-    }
-    return parsed;
   } catch (error) {
-    // The host's own refusal of the stream (413 past the cap, 408, a client gone: server/edge/body-limit.ts), a limit here, or the parser's.
-    if (refusal !== undefined) throw refusal;
-    if (error instanceof HttpError) throw error;
-    throw malformed('broken multipart', error);
+    // The host's refusal of the stream (413 past the cap, 408, a client gone: server/edge/body-limit.ts)
+    // is thrown as it is; the parser's, a 400; anything else (a body the app had read already) the app's.
+    // (busboy re-emits the error it was destroyed with: the host's is checked first).
+    fail(error === parseError && !(error instanceof HttpError) ? malformed('broken multipart', error) : error);
   }
+  if (failure !== undefined) for (const stream of reading) stream.destroy();
+  const saved = await Promise.all(entries);
+  if (failure !== undefined) throw failure;
+  const parsed: ParsedForm = { fields, files: [], tooLarge: [] };
+  for (const entry of saved) {
+    if (entry === undefined) continue;
+    if ('file' in entry) parsed.files.push(entry.file);
+    else parsed.tooLarge.push(entry.over);
+  }
+  return parsed;
 }
 
 /** One file part to disk, counted; past `limit` its bytes are dropped and it is marked. An empty input (no name, no bytes) is none. */
@@ -150,9 +174,10 @@ async function saveFile(
         await unlink(path).catch(() => undefined);
         continue;
       }
-      if (!out.write(chunk)) await once(out, 'drain'); // rejects if the write fails (a full disk)
+      if (!out.write(chunk)) await once(out, 'drain'); // rejects if the write fails
     }
   } catch (error) {
+    // The part was cut (the parse failed) or the write failed: its file closes now, not at exit.
     out?.destroy();
     throw error;
   }

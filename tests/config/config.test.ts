@@ -1,4 +1,3 @@
-import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +23,7 @@ describe('configuration', () => {
       compressMaxConcurrent: 64,
       // Under the working directory (the project root under npm scripts, /app in the image), which git ignores.
       databasePath: join(process.cwd(), 'data/app.sqlite'),
-      uploadDir: join(tmpdir(), 'react-ssr-host-uploads'),
+      uploadDir: join(process.cwd(), 'data/uploads'),
       filesDir: join(process.cwd(), 'data/files'),
       sentry: undefined,
     });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,19 @@ const PEAK_GROWTH_MB = 64;
 const BOUNDARY = 'str3amed';
 
 const upload = (url: string, size: number) => postStreamedUpload(`${url}/api/writes?do=parse`, size);
+
+/** The files under `dir` the process holds open (deleted ones included: Linux names them so). */
+function openUnder(pid: number, dir: string): string[] {
+  const fds = readdirSync(`/proc/${pid}/fd`);
+  return fds.flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      return target.startsWith(dir) ? [target] : [];
+    } catch {
+      return []; // closed between the listing and the read
+    }
+  });
+}
 
 /** Resolves once `dir` is empty: each answer's folder goes when its connection has closed. */
 async function emptied(dir: string): Promise<string[]> {
@@ -75,6 +88,15 @@ describe('streamed uploads', () => {
     expect(server.logs.failureCount()).toBe(0);
   });
 
+  it('an upload past the whole cap mid-file is a 413 that leaves no file open or behind, and no failure line', async () => {
+    const res = await upload(server.url, 30 * MB);
+    expect(res.status).toBe(413);
+    expect(await emptied(uploadDir)).toEqual([]);
+    // A write left open would keep its deleted file's space until the process ends.
+    expect(openUnder(server.pid, uploadDir)).toEqual([]);
+    expect(server.logs.failureCount()).toBe(0);
+  });
+
   it('a client that leaves mid-upload leaves no file behind and no failure line', async () => {
     const before = server.logs.accessLines().length;
     const socket = await openSocket(server.url);
@@ -88,16 +110,29 @@ describe('streamed uploads', () => {
     socket.destroy();
     await server.logs.waitFor((line) => isAccessLine(line) && server.logs.accessLines().length > before);
     expect(await emptied(uploadDir)).toEqual([]);
+    expect(openUnder(server.pid, uploadDir)).toEqual([]);
     expect(server.logs.failureCount()).toBe(0);
+  });
+
+  it('an action that has not read the upload has not been sent 100 Continue: nothing is read before it reads', async () => {
+    const socket = await openSocket(server.url);
+    const answered = collect(socket);
+    socket.write(
+      `POST /api/writes?do=unread HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${MB}\r\n\r\n`,
+    );
+    const raw = await answered;
+    expect(raw).not.toContain('100 Continue');
+    expect(parseResponse(raw).status).toBe(200);
   });
 
   it('an action that answers before it reads the upload closes the connection instead of reading the rest', async () => {
     const socket = await openSocket(server.url);
     const answered = collect(socket);
+    // The first bytes of a 20 MB body with the headers, the rest never sent: bytes still unread when
+    // the server closes would make its kernel reset the connection, which can drop the answer.
     socket.write(
-      `POST /api/writes?do=unread HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${20 * MB}\r\n\r\n`,
+      `POST /api/writes?do=unread HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${20 * MB}\r\n\r\n--${BOUNDARY}\r\n`,
     );
-    socket.write(Buffer.alloc(MB, 'z'));
     // Resolves only when the server closes the connection, the rest of the body never sent.
     const res = parseResponse(await answered);
     expect(res.status).toBe(200);
@@ -119,7 +154,41 @@ describe('streamed uploads', () => {
     const blocker = join(uploadDir, `${name}-is-a-file`);
     writeFileSync(blocker, '');
     const failed = startServer({ APP_BUILD: APP_BUILDS.host, [name]: join(blocker, 'dir') });
-    await expect(failed).rejects.toThrow(new RegExp(`exited with 1[\\s\\S]*cannot write ${name}=`));
+    await expect(failed).rejects.toThrow(new RegExp(`exited with 1[\\s\\S]*cannot use ${name}=`));
     rmSync(blocker);
+  });
+
+  it.each([
+    [
+      'others may write in',
+      (dir: string) => {
+        mkdirSync(dir);
+        chmodSync(dir, 0o777);
+      },
+      /others may write in it \(mode 777\)/,
+    ],
+    ['is a link to', (dir: string) => symlinkSync(mkdtempSync(join(tmpdir(), 'elsewhere-')), dir), /it is not a folder/],
+  ])('an UPLOAD_DIR %s stops the boot: no one else may reach into a request’s folder', async (_what, make, reason) => {
+    const dir = join(uploadDir, `shared-${Math.random()}`);
+    make(dir);
+    await expect(startServer({ APP_BUILD: APP_BUILDS.host, UPLOAD_DIR: dir })).rejects.toThrow(reason);
+  });
+
+  it('a file the server cannot write is a 500 with a digest and one failure line, never a hang', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uploads-gone-'));
+    const own = await startServer({ APP_BUILD: APP_BUILDS.host, UPLOAD_DIR: dir });
+    try {
+      // The folder gone after the boot checked it, a file in its place: no request folder can be made.
+      rmSync(dir, { recursive: true });
+      writeFileSync(dir, '');
+      const res = await upload(own.url, MB);
+      expect(res.status).toBe(500);
+      const body = (await res.json()) as { error: { digest?: string } };
+      expect(body.error.digest).toMatch(/\w+/);
+      expect(own.logs.failures(res.headers.get('x-request-id')!)).toHaveLength(1);
+    } finally {
+      await own.stop();
+      rmSync(dir, { force: true });
+    }
   });
 });
