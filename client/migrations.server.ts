@@ -35,4 +35,10 @@ export const migrations: readonly Migration[] = [
       await db.schema.dropIndex('guestbook_entries_newest').execute();
     },
   },
+  {
+    // The fourth's: an entry's attachment, its name as sent (the file is in context.files, keyed
+    // by the entry's id: client/pages/guestbook/attachments.server.ts); null without one.
+    name: 'guestbook attachments',
+    up: (db) => db.schema.alterTable('guestbook_entries').addColumn('attachment', 'text').execute(),
+  },
 ];

@@ -17,6 +17,7 @@ export default [
   // Resource routes: no page, their loader's or action's Response is the answer.
   route('api/guestbook', 'api/guestbook.ts'),
   route('guestbook/sign-out', 'pages/guestbook/sign-out.ts'),
+  route('guestbook/entries/:id/attachment', 'pages/guestbook/attachment.ts'),
   // The host's pages that fail on purpose, with DIAGNOSTICS_TOKEN (docs/errors.md, "Diagnostic routes").
   ...diagnosticRoutes(import.meta.dirname),
 ] satisfies RouteConfig;

@@ -38,7 +38,7 @@ describe('the guestbook under abuse', () => {
     const posted = await request(app).post('/guestbook').type(FORM).send(`name=${name}&message=mine`).expect(303);
     const owner = cookieOf(posted);
     const entry = (await entriesOf(app)).find((listed) => listed.name === name)!;
-    expect(Object.keys(entry).sort()).toEqual(['createdAt', 'id', 'message', 'name']);
+    expect(Object.keys(entry).sort()).toEqual(['attachment', 'createdAt', 'id', 'message', 'name']);
 
     // Another visitor knows the id (it is public) but not the session: refused, the entry stays.
     await request(app).post(DATA).type(FORM).send(`intent=delete&id=${entry.id}`).expect(403);

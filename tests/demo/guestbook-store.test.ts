@@ -25,8 +25,9 @@ describe.each(ENGINES)('the guestbook store on %s', (engine) => {
 
   it('gives one entry by its id, as it was written, and undefined for an unknown id', async () => {
     const guestbook = await store();
-    const added = await guestbook.add({ name: 'Ada', message: 'hello', owner: 'o1' });
+    const { entry: added } = await guestbook.add({ name: 'Ada', message: 'hello', owner: 'o1' });
     expect(await guestbook.get(added.id)).toEqual(added);
+    expect(added.attachment).toBeNull();
     expect((await guestbook.get(added.id))!.createdAt).toBeInstanceOf(Date);
     expect(await guestbook.get('no-such-id')).toBeUndefined();
   });
@@ -42,7 +43,7 @@ describe.each(ENGINES)('the guestbook store on %s', (engine) => {
 
   it('lets only the writer remove an entry', async () => {
     const guestbook = await store();
-    const { id } = await guestbook.add({ name: 'Ada', message: 'mine', owner: 'ada' });
+    const { id } = (await guestbook.add({ name: 'Ada', message: 'mine', owner: 'ada' })).entry;
     expect(await guestbook.remove(id, 'bob')).toBe('not-yours');
     expect(await guestbook.remove(id, undefined)).toBe('not-yours');
     expect(await guestbook.remove(id, 'ada')).toBe('removed');
@@ -50,10 +51,18 @@ describe.each(ENGINES)('the guestbook store on %s', (engine) => {
     expect(await guestbook.get(id)).toBeUndefined();
   });
 
-  it(`keeps the newest ${MAX_ENTRIES} entries: a flood of posts cannot fill the disk`, async () => {
+  it(`keeps the newest ${MAX_ENTRIES} entries: a flood of posts cannot fill the disk, and the dropped ones' attachments are named`, async () => {
     const guestbook = await store();
-    for (let n = 0; n < MAX_ENTRIES + 5; n += 1) await guestbook.add({ name: 'Flood', message: `m${n}`, owner: 'f' });
+    const dropped: string[] = [];
+    for (let n = 0; n < MAX_ENTRIES + 5; n += 1) {
+      const added = await guestbook.add({ name: 'Flood', message: `m${n}`, owner: 'f', attachment: n % 2 === 0 ? `f${n}.txt` : null });
+      dropped.push(...added.droppedAttachments);
+    }
     const kept = await guestbook.list();
+    // m0 to m4 went; of them m0, m2 and m4 had a file, to be removed by the caller.
+    const ids = (await guestbook.list()).map((entry) => entry.id);
+    expect(dropped).toHaveLength(3);
+    expect(dropped.some((id) => ids.includes(id))).toBe(false);
     expect(kept).toHaveLength(MAX_ENTRIES);
     expect(kept[0]!.message).toBe(`m${MAX_ENTRIES + 4}`);
     expect(kept.at(-1)!.message).toBe('m5');

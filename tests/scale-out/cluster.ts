@@ -48,6 +48,8 @@ export class Cluster {
   constructor(
     private readonly engine: Engine,
     private readonly sharedAssetsDir: string,
+    /** FILES_DIR's volume, as deploy/kubernetes/files-volume.yaml gives every pod: the guestbook's attachments. */
+    private readonly sharedFilesDir: string,
     private readonly redis: { state: string; pages: string },
     private readonly databaseUrl: string,
   ) {}
@@ -95,11 +97,14 @@ export class Cluster {
       // the root is read-only (below): what they share can only come through PostgreSQL.
       DATABASE_URL: this.databaseUrl,
       DATABASE_PATH: ':memory:',
+      // Kept files on the shared volume; uploads in flight in the tmpfs (in memory here, where a
+      // deployment gives them a disk: deploy/kubernetes/deployment.yaml).
+      FILES_DIR: '/srv/files',
+      UPLOAD_DIR: '/tmp/uploads',
     };
     const envArgs = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
     // --read-only: the root file system as Kubernetes' readOnlyRootFilesystem makes it; the
-    // server writes only to the shared assets volume (its database is in memory, above; nothing
-    // to /tmp, mounted anyway).
+    // server writes only to the shared volumes and /tmp (its database is in memory, above).
     await this.engine.must([
       'run',
       '-d',
@@ -112,6 +117,8 @@ export class Cluster {
       '/tmp',
       '-v',
       `${this.sharedAssetsDir}:/srv/assets`,
+      '-v',
+      `${this.sharedFilesDir}:/srv/files`,
       ...envArgs,
       image,
     ]);

@@ -72,13 +72,13 @@ if (found.engine === undefined || skipped !== undefined) {
         await engine.must(['build', ...pull, '--network', 'host', '-t', image, context]);
         console.log(`built ${image} from ${files} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       }
-      const shared = tempDir('rsh-scale-assets-');
-      chownSync(shared, NODE_UID, NODE_UID);
+      const [shared, filesDir] = [tempDir('rsh-scale-assets-'), tempDir('rsh-scale-files-')];
+      for (const dir of [shared, filesDir]) chownSync(dir, NODE_UID, NODE_UID);
       // As docs/deploy.md documents them: the state never evicting, the pages least recently used out.
       redis = await startRedis(undefined, ['--maxmemory', '64mb', '--maxmemory-policy', 'noeviction']);
       redisPages = await startRedis(undefined, ['--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru']);
       postgres = await startPostgres();
-      cluster = new Cluster(engine, shared, { state: redis.url, pages: redisPages.url }, postgres.url);
+      cluster = new Cluster(engine, shared, filesDir, { state: redis.url, pages: redisPages.url }, postgres.url);
       await cluster.start(IMAGE_A);
       console.log(
         `HAProxy on ${cluster.url} → ${cluster.replicas.map((r) => `${r.name} :${r.port}`).join(', ')}; replicas trust ${BALANCER_SOURCE} only`,
@@ -181,7 +181,7 @@ if (found.engine === undefined || skipped !== undefined) {
       expect((await cluster.allLogs()).filter((line) => line.msg === OUTAGE_MESSAGE)).toEqual([]);
     });
 
-    it('an entry written through one replica is read through the other: their data is one PostgreSQL', async () => {
+    it('an entry written through one replica is read through the other, its attachment too: their data is one PostgreSQL and one files volume', async () => {
       const [a, b] = cluster.replicas.map((replica) => `http://127.0.0.1:${replica.port}`) as [string, string];
       await expectGuestbookShared(a, b);
     });

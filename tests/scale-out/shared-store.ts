@@ -72,14 +72,25 @@ export async function expectGuestbookShared(a: string, b: string): Promise<void>
 
 async function expectEntryShared(a: string, b: string): Promise<void> {
   const message = `shared through PostgreSQL ${Date.now()}`;
+  // With an attachment: kept in FILES_DIR, the volume both replicas mount (docs/forms.md).
+  const boundary = 'fleet-boundary';
+  const part = (headers: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; ${headers}\r\n\r\n${value}\r\n`;
+  const attachment = `kept through ${a}`;
   const signed = await fetchOnce(`${a}/guestbook`, {
     localAddress: '127.0.0.7',
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ name: 'Fleet', message }).toString(),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body:
+      part('name="name"', 'Fleet') +
+      part('name="message"', message) +
+      part('name="attachment"; filename="fleet.txt"\r\nContent-Type: text/plain', attachment) +
+      `--${boundary}--\r\n`,
   });
   expect(signed.status).toBe(303);
-  const listed = JSON.parse((await fetchOnce(`${b}/api/guestbook`)).body) as { entries: { message: string }[] };
-  expect(listed.entries.map((entry) => entry.message)).toContain(message);
-  console.log(`guestbook: an entry signed on ${a} is listed by ${b}`);
+  const listed = JSON.parse((await fetchOnce(`${b}/api/guestbook`)).body) as { entries: { id: string; message: string }[] };
+  const entry = listed.entries.find((listedEntry) => listedEntry.message === message);
+  expect(entry).toBeDefined();
+  const download = await fetchOnce(`${b}/guestbook/entries/${entry!.id}/attachment`);
+  expect([download.status, download.body]).toEqual([200, attachment]);
+  console.log(`guestbook: an entry signed on ${a} is listed by ${b}, and its attachment downloads there`);
 }

@@ -12,6 +12,14 @@ export interface GuestbookEntry {
   createdAt: Date;
   /** The writer's random id, kept in their session (guestbook.tsx): never shown. */
   owner: string;
+  /** The attached file's name as it was sent, or null (the file: ./attachments.server.ts). */
+  attachment: string | null;
+}
+
+/** An entry added, and the entries that made room for it whose attachments are to be removed. */
+export interface Added {
+  entry: GuestbookEntry;
+  droppedAttachments: string[];
 }
 
 /** What deleting an entry came to: only its owner may. */
@@ -24,7 +32,8 @@ export interface GuestbookStore {
   get(id: string): Promise<GuestbookEntry | undefined>;
   /** One writer's entries, newest first. */
   listByOwner(owner: string): Promise<GuestbookEntry[]>;
-  add(entry: Pick<GuestbookEntry, 'name' | 'message' | 'owner'>): Promise<GuestbookEntry>;
+  /** A new entry, under `id` when given (its attachment was stored under it first). */
+  add(entry: Pick<GuestbookEntry, 'name' | 'message' | 'owner'> & Partial<Pick<GuestbookEntry, 'id' | 'attachment'>>): Promise<Added>;
   remove(id: string, owner: string | undefined): Promise<Removal>;
 }
 
@@ -33,13 +42,13 @@ export const MAX_ENTRIES = 100;
 
 /** The table as the queries read it (client/migrations.server.ts makes it). */
 export interface GuestbookTables {
-  guestbook_entries: { id: string; name: string; message: string; owner: string; created_at: number };
+  guestbook_entries: { id: string; name: string; message: string; owner: string; created_at: number; attachment: string | null };
 }
 
 type Row = GuestbookTables['guestbook_entries'];
 
-function entryOf({ id, name, message, owner, created_at }: Row): GuestbookEntry {
-  return { id, name, message, owner, createdAt: new Date(created_at) };
+function entryOf({ id, name, message, owner, created_at, attachment }: Row): GuestbookEntry {
+  return { id, name, message, owner, createdAt: new Date(created_at), attachment };
 }
 
 export function createStore(context: { db: Database }): GuestbookStore {
@@ -54,17 +63,21 @@ export function createStore(context: { db: Database }): GuestbookStore {
     list: async () => (await newest().limit(MAX_ENTRIES).execute()).map(entryOf),
     get,
     listByOwner: async (owner) => (await newest().where('owner', '=', owner).execute()).map(entryOf),
-    async add({ name, message, owner }) {
+    async add({ id = randomUUID(), name, message, owner, attachment = null }) {
       return db.transaction().execute(async (trx) => {
         const newest = await trx.selectFrom('guestbook_entries').select((eb) => eb.fn.max('created_at').as('at')).executeTakeFirst();
         // After the newest entry, even within its millisecond: newest first is the order they were written in.
         const createdAt = new Date(Math.max(Date.now(), Number(newest?.at ?? 0) + 1));
-        const entry = { id: randomUUID(), name, message, owner, createdAt };
-        await trx.insertInto('guestbook_entries').values({ id: entry.id, name, message, owner, created_at: createdAt.getTime() }).execute();
-        // The oldest beyond MAX_ENTRIES go, in the same transaction as the new one.
+        const entry = { id, name, message, owner, createdAt, attachment };
+        await trx
+          .insertInto('guestbook_entries')
+          .values({ id, name, message, owner, created_at: createdAt.getTime(), attachment })
+          .execute();
+        // The oldest beyond MAX_ENTRIES go, in the same transaction as the new one; their files after it.
         const kept = trx.selectFrom('guestbook_entries').select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(MAX_ENTRIES);
+        const dropped = await trx.selectFrom('guestbook_entries').select('id').where('attachment', 'is not', null).where('id', 'not in', kept).execute();
         await trx.deleteFrom('guestbook_entries').where('id', 'not in', kept).execute();
-        return entry;
+        return { entry, droppedAttachments: dropped.map((row) => row.id) };
       });
     },
     async remove(id, owner) {
