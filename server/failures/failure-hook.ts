@@ -15,6 +15,15 @@ export type CallFailureHook = (failure: RecordedFailure) => Promise<void>;
 
 export const HOOK_THREW_MESSAGE = 'the failure hook threw';
 export const HOOK_TIMED_OUT_MESSAGE = 'the failure hook did not settle in time';
+export const HOOK_BUSY_MESSAGE = 'the failure hook has too many calls in flight: failures are counted, not hooked, until one settles';
+export const HOOK_RESUMED_MESSAGE = 'the failure hook is called again';
+
+/**
+ * Hook calls whose promise has not settled, past their timeout or not. A hook that ignores its
+ * signal keeps what it opened (a socket to a stalled sink) until it settles; past this many, a
+ * failure is counted instead of hooked, so those cannot grow without bound under a failure storm.
+ */
+export const MAX_HOOK_CALLS_IN_FLIGHT = 64;
 
 /** What every event carries besides the failure: whose lines these are. */
 export interface HookContext {
@@ -27,11 +36,25 @@ export function isolateFailureHook(
   logger: Logger,
   timeoutMs: number,
   context: HookContext,
+  maxInFlight = MAX_HOOK_CALLS_IN_FLIGHT,
 ): CallFailureHook | undefined {
   if (hook === undefined) return undefined;
   const warn = (event: FailureEvent, fields: object, message: string) =>
     logger[LINE_LEVEL.failureHook]({ digest: event.digest, reqId: event.reqId, kind: event.kind, ...fields }, message);
+  let inFlight = 0;
+  // Failures not hooked since the cap was reached: told when it is (one line) and when it frees (one line, with the count).
+  let skipped = 0;
+  const settledOne = () => {
+    inFlight -= 1;
+    if (skipped === 0) return;
+    logger[LINE_LEVEL.failureHook]({ skipped, maxInFlight }, HOOK_RESUMED_MESSAGE);
+    skipped = 0;
+  };
   return (failure) => {
+    if (inFlight >= maxInFlight) {
+      if (skipped++ === 0) logger[LINE_LEVEL.failureHook]({ digest: failure.digest, reqId: failure.reqId, maxInFlight }, HOOK_BUSY_MESSAGE);
+      return Promise.resolve();
+    }
     // Aborted when the host stops waiting, so what the hook started with it ends then too.
     const cancel = new AbortController();
     const event: FailureEvent = { ...failure, ...context, time: new Date().toISOString(), signal: cancel.signal };
@@ -43,6 +66,9 @@ export function isolateFailureHook(
       return Promise.resolve();
     }
     if (!isThenable(settled)) return Promise.resolve();
+    inFlight += 1;
+    // Counted until the hook's own promise settles, whenever that is: the host's wait is bounded, the hook's work is not.
+    Promise.resolve(settled).then(settledOne, settledOne);
     return new Promise<void>((resolve) => {
       let done = false;
       const finish = () => {

@@ -6,7 +6,14 @@ import type { FailureEvent, OnFailure } from '../../shared/failure-event.ts';
 import { parseServerDigest } from '../../shared/digest-proof.ts';
 import { FAILURE_MESSAGE, isAccessLine, LEVEL, type LogLine } from '../../shared/log-line.ts';
 import { createDigester } from '../../server/failures/digest.ts';
-import { HOOK_THREW_MESSAGE, HOOK_TIMED_OUT_MESSAGE, isolateFailureHook } from '../../server/failures/failure-hook.ts';
+import {
+  HOOK_BUSY_MESSAGE,
+  HOOK_RESUMED_MESSAGE,
+  HOOK_THREW_MESSAGE,
+  HOOK_TIMED_OUT_MESSAGE,
+  isolateFailureHook,
+  MAX_HOOK_CALLS_IN_FLIGHT,
+} from '../../server/failures/failure-hook.ts';
 import { createFailureRecorder } from '../../server/failures/recorder.ts';
 import { createLogger } from '../../server/observe/logger.ts';
 import { loadConfig } from '../../server/config/config.ts';
@@ -133,6 +140,28 @@ describe('the failure hook', () => {
     reject(new Error('too late'));
     await settle();
     expect(warnings(host.logs).map((line) => line.msg)).toEqual([HOOK_TIMED_OUT_MESSAGE]);
+  });
+
+  it(`holds at most ${MAX_HOOK_CALLS_IN_FLIGHT} calls that ignore their signal: past them failures are counted, and told when one settles`, async () => {
+    const pending: (() => void)[] = [];
+    // A hook that ignores its signal and settles only when the test says: a sink stalled for good.
+    const { host, seen } = hooked(() => new Promise<void>((resolve) => pending.push(resolve)), { FAILURE_HOOK_TIMEOUT_MS: '20' });
+    const extra = 6;
+    for (let i = 0; i < MAX_HOOK_CALLS_IN_FLIGHT + extra; i += 1) await request(host.app).get('/_diag/api-error').set(DIAG).expect(500);
+    await settle();
+    expect(seen).toHaveLength(MAX_HOOK_CALLS_IN_FLIGHT);
+    // Every failure still has its line: only the hook is spared.
+    expect(failures(host.logs)).toHaveLength(MAX_HOOK_CALLS_IN_FLIGHT + extra);
+    expect(warnings(host.logs).filter((line) => line.msg === HOOK_BUSY_MESSAGE)).toHaveLength(1);
+    pending.shift()!();
+    await settle();
+    expect(warnings(host.logs).filter((line) => line.msg === HOOK_RESUMED_MESSAGE)).toEqual([
+      expect.objectContaining({ skipped: extra, maxInFlight: MAX_HOOK_CALLS_IN_FLIGHT }),
+    ]);
+    await request(host.app).get('/_diag/api-error').set(DIAG).expect(500);
+    await settle();
+    expect(seen).toHaveLength(MAX_HOOK_CALLS_IN_FLIGHT + 1);
+    for (const resolve of pending) resolve();
   });
 
   it('gets a browser failure only when its report carries the server’s proof', async () => {
