@@ -43,12 +43,9 @@ if (found.engine === undefined || skipped !== undefined) {
   const engine = found.engine;
   const pull = engine.kind === 'podman' ? ['--pull=never'] : [];
   const dirs: string[] = [];
-  const tempDir = (prefix: string) => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
+  const tempDir = (prefix: string) => dirs[dirs.push(mkdtempSync(join(tmpdir(), prefix))) - 1]!;
   let cluster: Cluster;
+  let shared: string; // the shared assets volume's folder on this machine
   let redis: RunningRedis | undefined;
   let redisPages: RunningRedis | undefined;
   let postgres: TestPostgres | undefined;
@@ -72,8 +69,8 @@ if (found.engine === undefined || skipped !== undefined) {
         await engine.must(['build', ...pull, '--network', 'host', '-t', image, context]);
         console.log(`built ${image} from ${files} files in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       }
-      const [shared, filesDir] = [tempDir('rsh-scale-assets-'), tempDir('rsh-scale-files-')];
-      for (const dir of [shared, filesDir]) chownSync(dir, NODE_UID, NODE_UID);
+      const filesDir = tempDir('rsh-scale-files-');
+      for (const dir of [(shared = tempDir('rsh-scale-assets-')), filesDir]) chownSync(dir, NODE_UID, NODE_UID);
       // As docs/deploy.md documents them: the state never evicting, the pages least recently used out.
       redis = await startRedis(undefined, ['--maxmemory', '64mb', '--maxmemory-policy', 'noeviction']);
       redisPages = await startRedis(undefined, ['--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru']);
@@ -244,7 +241,7 @@ if (found.engine === undefined || skipped !== undefined) {
       // Both releases served pages during the roll, and the new one's assets are new files.
       expect(entries.length).toBe(2);
       expect(newAssets.length).toBeGreaterThan(0);
-      expect(readdirSync(join(dirs.at(-1)!))).toEqual(expect.arrayContaining(newAssets.map((asset) => asset.replace('/assets/', ''))));
+      expect(readdirSync(shared)).toEqual(expect.arrayContaining(newAssets.map((asset) => asset.replace('/assets/', ''))));
     });
   });
 }
