@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { createClientErrorsRouter } from './telemetry/client-errors.ts';
 import type { Config } from './config/config.ts';
@@ -55,7 +55,13 @@ export interface AppDeps {
   /** True once the process has begun to drain; readiness then answers 503. */
   isShuttingDown?: () => boolean;
   /** Sentry, when configured: where 5xx failures are reported, and the request's trace. */
-  telemetry?: { report: Reporter; traceMeta: () => TraceMeta | undefined; traceContext?: () => TraceContext | undefined };
+  telemetry?: {
+    report: Reporter;
+    traceMeta: () => TraceMeta | undefined;
+    traceContext?: () => TraceContext | undefined;
+    /** OpenTelemetry's export (server/telemetry/otel.ts): the request's span, opened before its access line. */
+    requestSpans?: (trustsPeer: (address: string | undefined) => boolean) => RequestHandler;
+  };
   /** Prometheus metrics, when METRICS_PORT is set (served apart, see metrics.ts). */
   metrics?: Metrics;
   /** Where 429 refusals are counted instead of logged one by one; flushed by the process at exit. */
@@ -171,12 +177,14 @@ export function createApp(config: Config, deps: AppDeps): Express {
   const refusals = deps.refusals ?? createRefusalSummary(deps.logger);
   // Express compiled TRUST_PROXY into this when it was set above: (address, hop) => trusted.
   const trustFn = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const trustsPeer = (address: string | undefined) => address !== undefined && trustFn(address, 0);
+  if (deps.telemetry?.requestSpans) app.use(deps.telemetry.requestSpans(trustsPeer));
   app.use(
     createAccessLog({
       logger: deps.logger,
       requestHeaders: config.logRequestHeaders,
       trustProxy: config.trustProxy !== false,
-      trustsPeer: (address) => address !== undefined && trustFn(address, 0),
+      trustsPeer,
       refusals,
       traceContext: deps.telemetry?.traceContext,
     }),

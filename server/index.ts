@@ -134,6 +134,8 @@ async function main(): Promise<void> {
   const metrics = config.metricsPort === undefined ? undefined : createMetrics(config);
   const logger = createLogger(config, undefined, metrics);
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
+  // OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT): OpenTelemetry's SDK is loaded only then.
+  const otel = config.otel && (await (await import('./telemetry/otel.ts')).startOtelTracing(config.otel, config));
   const { fixStack } = createSourceMapper();
   // The app first: its failure hook and migrations are its own (server/assets/app-build.ts).
   const frontend = await createFrontend(config, logger, fixStack);
@@ -147,7 +149,7 @@ async function main(): Promise<void> {
     fixStack,
     metrics,
     onFailure: appHook,
-    reporter: sentry?.reportToSentry,
+    reporter: sentry?.reportToSentry ?? otel?.report,
     faultReporter: sentry?.reportFault,
     reportProofs: fleet.spentProofs && { spent: fleet.spentProofs },
   });
@@ -175,7 +177,9 @@ async function main(): Promise<void> {
   metrics?.trackReadiness(drain.isShuttingDown);
   // Trace ids on log lines only with tracing on: without a sample rate Sentry makes no spans.
   const traceContext = config.sentry?.tracesSampleRate === undefined ? undefined : sentry?.currentTraceContext;
-  const telemetry = sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext };
+  const telemetry =
+    (sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext }) ||
+    (otel && { report: otel.report, traceMeta: () => undefined, traceContext: otel.traceContext, requestSpans: otel.requestSpans });
   const refusals = createRefusalSummary(logger);
   const serverBuild = serverBuildOf(config);
   const server = createHttpServer(
@@ -211,6 +215,7 @@ async function main(): Promise<void> {
     await fleet.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
+    await otel?.shutdown();
     refusals.flush(); // counts of refusals not yet summarised, before the last line
     logger[LINE_LEVEL.lifecycle]({ clean }, STOPPED_MESSAGE);
     // Every queued line, "stopped" last, within the destination's deadline (log-destination.ts).

@@ -27,6 +27,7 @@ import { cacheConfig, type CacheConfig } from './cache-config.ts';
 import { cspSources, type CspSources } from './csp-sources.ts';
 import { sentry, type SentryConfig } from './sentry-config.ts';
 import { postgresConfig, type PostgresConfig } from './postgres-config.ts';
+import { otelConfig, type OtelConfig } from './otel-config.ts';
 
 export type { SentryConfig };
 
@@ -189,6 +190,8 @@ export interface Config {
   readonly postgres: PostgresConfig | undefined;
   /** Undefined when SENTRY_DSN is not set: then nothing of Sentry is loaded or sent. */
   readonly sentry: SentryConfig | undefined;
+  /** Undefined when no OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT): then nothing of OpenTelemetry's SDK is loaded. */
+  readonly otel: OtelConfig | undefined;
 }
 
 export function loadConfig(env: Env): Config {
@@ -238,5 +241,6 @@ export function loadConfig(env: Env): Config {
     uploadDir: absolutePath(env, 'UPLOAD_DIR') ?? join(process.cwd(), DEFAULT_UPLOAD_DIR),
     filesDir: absolutePath(env, 'FILES_DIR') ?? join(process.cwd(), DEFAULT_FILES_DIR),
     sentry: Object.freeze(sentry(env, nodeEnv)),
+    otel: otelConfig(env),
   });
 }

@@ -36,8 +36,8 @@ export interface FailureReport extends Recorded {
   route: string;
 }
 
-/** Where failures go besides the log (Sentry); only 5xx are reported. */
-export type Reporter = (report: FailureReport & { digest: string }) => void;
+/** Where failures go besides the log (Sentry, an OTLP span); only 5xx are reported. `res`: the request's response, whose locals a reporter may read. */
+export type Reporter = (report: FailureReport & { digest: string }, res: Response) => void;
 /** Where a process fault goes besides the log (Sentry, at level fatal). */
 export type FaultReporter = (error: unknown, digest: string) => void;
 
@@ -175,7 +175,7 @@ export function createFailureRecorder(deps: RecorderDeps): FailureRecorder {
         deps.logger[level](fields, FAILURE_MESSAGE);
       }
       if (prefetch) return failure;
-      report(deps, { ...where, error, digest });
+      report(deps, { ...where, error, digest }, res);
       const { onFailure } = deps;
       const event = {
         digest,
@@ -211,9 +211,9 @@ function afterAnswer(res: Response, call: () => void): void {
 }
 
 /** A reporter that fails (a value Sentry cannot read, say) must not fail the response. */
-function report(deps: RecorderDeps, failure: FailureReport & { digest: string }): void {
+function report(deps: RecorderDeps, failure: FailureReport & { digest: string }, res: Response): void {
   try {
-    deps.reporter?.(failure);
+    deps.reporter?.(failure, res);
   } catch (error) {
     deps.logger[LINE_LEVEL.report](
       { digest: failure.digest, reqId: failure.reqId, reportError: serializeError(error) },

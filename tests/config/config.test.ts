@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, TRUST_PROXY_ALLOWED } from '../../server/config/config.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
 import { CSP_EXAMPLE_SOURCES } from '../support/csp-examples.ts';
-import { EVERY_VARIABLE, SENTRY_DSN } from '../support/every-variable.ts';
+import { EVERY_OTEL_VARIABLE, EVERY_VARIABLE, SENTRY_DSN } from '../support/every-variable.ts';
 
 describe('configuration', () => {
   it('has working defaults', () => {
@@ -47,6 +47,7 @@ describe('configuration', () => {
       'csp-sources.ts',
       'sentry-config.ts',
       'postgres-config.ts',
+      'otel-config.ts',
     ]
       .map((file) => `server/config/${file}`)
       .map((file) => readFileSync(join(ROOT, file), 'utf8'))
@@ -54,7 +55,7 @@ describe('configuration', () => {
     const read = new Set(
       [...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|\(env, '([A-Z][A-Z0-9_]+)'|\['(BODY_[A-Z0-9_]+)'/g)].map((m) => m[1] ?? m[2] ?? m[3]),
     );
-    expect([...read].sort()).toEqual(Object.keys(EVERY_VARIABLE).sort());
+    expect([...read].sort()).toEqual(Object.keys({ ...EVERY_VARIABLE, ...EVERY_OTEL_VARIABLE }).sort());
   });
 
   it('reads every variable it documents', () => {

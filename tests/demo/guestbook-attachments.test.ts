@@ -4,7 +4,7 @@ import { createTestApp } from '../support/test-app.ts';
 
 // The demo's guestbook takes an attachment (client/pages/guestbook/guestbook.tsx): read with the
 // host's upload helper, kept in its file storage under the entry's id, sent back as a download
-// (./attachment.ts), removed with its entry. A file over 1 MB is a field error with what was
+// (client/pages/guestbook/attachment.ts), removed with its entry. A file over 1 MB is a field error with what was
 // typed kept. The host's own upload tests are over tests/apps/host (tests/writes/).
 
 const MB = 1_048_576;

@@ -47,7 +47,7 @@ function missingPaths(): string[] {
  * The modules server/app.ts mounts with app.use(), by their path in server/ (`edge/health.ts`):
  * what each call mounts is its first identifier after any path, an imported factory or
  * middleware, a local made by one (its initializer's first imported call), a dependency's
- * `middleware` (`deps.frontend.middleware` is frontend.ts's), or an inline handler's first call.
+ * `middleware` (`deps.frontend.middleware` is frontend.ts's) or request spans, or an inline handler's first call.
  */
 function mountedModules(): string[] {
   const source = readFileSync(join(ROOT, 'server/app.ts'), 'utf8');
@@ -59,7 +59,7 @@ function mountedModules(): string[] {
     [...expression.matchAll(/\b[A-Za-z_]\w*\b/g)].map(([name]) => moduleOf.get(name)).find((from) => from !== undefined);
   const locals = new Map([...source.matchAll(/const (\w+) =\s+([^;]+);/g)].map(([, name, value]) => [name!, value!]));
   const mounted = [...source.matchAll(/app\.use\(\s*(?:'[^']*',\s*)?([\s\S]*?)\);\n/g)].map(([, expression]) => {
-    const deps = /^deps\.(\w+)\.middleware/.exec(expression!);
+    const deps = /^deps\.(\w+)\.(?:middleware|requestSpans)/.exec(expression!);
     if (deps) return dependencyModules[deps[1]!] ?? `unknown: ${expression}`;
     const local = locals.get(/^\w+/.exec(expression!)?.[0] ?? '');
     const from = firstImported(local ?? expression!);
@@ -68,8 +68,12 @@ function mountedModules(): string[] {
   return [...new Set(mounted)].sort();
 }
 
-/** What app.ts mounts of its dependencies (`deps.frontend.middleware`), by the module that makes them. */
-const dependencyModules: Record<string, string> = { frontend: 'assets/frontend.ts', metrics: 'observe/metrics.ts' };
+/** What app.ts mounts of its dependencies (`deps.frontend.middleware`, `deps.telemetry.requestSpans`), by the module that makes them. */
+const dependencyModules: Record<string, string> = {
+  frontend: 'assets/frontend.ts',
+  metrics: 'observe/metrics.ts',
+  telemetry: 'telemetry/otel.ts',
+};
 
 /** The names listed under server/app.ts in the README's "How a request flows". */
 function readmeMiddleware(): string[] {

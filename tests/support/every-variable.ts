@@ -65,3 +65,20 @@ export const EVERY_VARIABLE = {
   REVALIDATE_TOKEN: 'revalidate-token-0123456789',
   ...CSP_EXAMPLE_ENV,
 };
+
+/**
+ * OpenTelemetry's export, every variable the host reads of it (server/config/otel-config.ts):
+ * apart, because the host refuses it beside SENTRY_DSN (tests/config/otel-config.test.ts).
+ */
+export const EVERY_OTEL_VARIABLE = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://tempo:4318/v1/traces',
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json',
+  OTEL_SERVICE_NAME: 'shop-frontend',
+  OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+  OTEL_TRACES_SAMPLER_ARG: '0.1',
+  OTEL_TRACES_EXPORTER: 'otlp',
+  OTEL_SDK_DISABLED: 'false',
+  OTEL_BSP_SCHEDULE_DELAY: '1000',
+};

@@ -1,0 +1,147 @@
+// Traces exported over OTLP with OpenTelemetry's own SDK (docs/operating.md, "Traces"): loaded
+// by server/index.ts only when an endpoint is configured (server/config/otel-config.ts). One
+// server span a request, continuing the `traceparent` of a proxy TRUST_PROXY trusts (anyone
+// else's starts a new trace: no client chooses which trace its request joins), named for its
+// route, with its status, and on a failure the digest and an exception event, the same digest
+// its failure line carries. The access and failure lines carry the span's trace and span ids. An
+// app's own spans (through @opentelemetry/api) are children of the request's: the provider and an
+// AsyncLocalStorage context are registered globally.
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
+import type { Request, RequestHandler, Response } from 'express';
+import type { OtelConfig } from '../config/otel-config.ts';
+import type { Reporter } from '../failures/recorder.ts';
+import type { TraceContext } from '../../shared/log-line.ts';
+import { pathOf } from '../observe/url-path.ts';
+
+/** What the spans' scope is called in a backend. */
+const TRACER_NAME = 'react-ssr-host';
+/** The resource's service.name when OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES name none. */
+const DEFAULT_SERVICE_NAME = 'react-ssr-host';
+/** What the exit waits for the last spans, as for Sentry's events (server/telemetry/sentry.ts): the drain's budget has it. */
+const SHUTDOWN_FLUSH_MS = 2_000;
+/** The host's own attributes, beside the semantic conventions' (https://opentelemetry.io/docs/specs/semconv/http/http-spans/). */
+export const DIGEST_ATTRIBUTE = 'react_ssr_host.digest';
+export const ROUTE_ATTRIBUTE = 'react_ssr_host.route';
+export const REQUEST_ID_ATTRIBUTE = 'react_ssr_host.request_id';
+
+export interface OtelTracing {
+  /** Opens the request's span and runs the rest of the request in its context; ends it when the response closes. */
+  requestSpans(trustsPeer: (address: string | undefined) => boolean): RequestHandler;
+  /** Marks the request's span failed, with the failure line's digest (server/failures/recorder.ts's Reporter). */
+  report: Reporter;
+  /** The request's span's ids, for its access and failure lines (server/observe/access-log.ts). */
+  traceContext(): TraceContext | undefined;
+  /** Sends what is batched, at shutdown (bounded by the exporter's timeout). */
+  shutdown(): Promise<void>;
+}
+
+function samplerOf({ sampler, ratio }: OtelConfig): Sampler {
+  const root = { always_on: new AlwaysOnSampler(), always_off: new AlwaysOffSampler(), traceidratio: new TraceIdRatioBasedSampler(ratio) };
+  switch (sampler) {
+    case 'always_on':
+    case 'always_off':
+    case 'traceidratio':
+      return root[sampler];
+    case 'parentbased_always_on':
+      return new ParentBasedSampler({ root: root.always_on });
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: root.always_off });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: root.traceidratio });
+  }
+}
+
+/** OTLP over HTTP as OTEL_EXPORTER_OTLP_PROTOCOL says; the exporter reads the endpoint, headers and timeout from the environment. */
+async function exporterOf(protocol: OtelConfig['protocol']): Promise<SpanExporter> {
+  if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
+  return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+}
+
+export async function startOtelTracing(otel: OtelConfig, { release, replica }: { release: string; replica: string }): Promise<OtelTracing> {
+  // service.version and service.instance.id are the host's (RELEASE, REPLICA); OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME override them.
+  const resource = resourceFromAttributes({
+    'service.name': DEFAULT_SERVICE_NAME,
+    'service.version': release,
+    'service.instance.id': replica,
+  }).merge(detectResources({ detectors: [envDetector] }));
+  const provider = new TracerProvider({
+    resource,
+    sampler: samplerOf(otel),
+    spanProcessors: [new BatchSpanProcessor({ exporter: await exporterOf(otel.protocol), scheduledDelayMillis: otel.scheduleDelayMs })],
+  });
+  trace.setGlobalTracerProvider(provider);
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const tracer = provider.getTracer(TRACER_NAME);
+
+  function end(req: Request, res: Response, span: Span): void {
+    const route = typeof res.locals.route === 'string' ? res.locals.route : undefined;
+    span.setAttribute('http.response.status_code', res.statusCode);
+    // Given by the access log, which runs after the span is opened (server/observe/access-log.ts).
+    span.setAttribute(REQUEST_ID_ATTRIBUTE, String(req.id));
+    if (route !== undefined) {
+      span.setAttribute(ROUTE_ATTRIBUTE, route);
+      span.updateName(`${req.method} ${route}`);
+    }
+    // A server span is an error for a 5xx only (the semantic conventions: a 4xx is the client's).
+    if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  }
+
+  return {
+    requestSpans(trustsPeer) {
+      return (req, res, next) => {
+        // A trusted proxy's traceparent (and tracestate) is continued; anyone else's is not read.
+        const parent: Context = trustsPeer(req.socket.remoteAddress) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
+        const span = tracer.startSpan(
+          req.method,
+          {
+            kind: SpanKind.SERVER,
+            attributes: {
+              'http.request.method': req.method,
+              'url.path': pathOf(req.originalUrl),
+              'url.scheme': req.protocol,
+            },
+          },
+          parent,
+        );
+        res.locals.otelSpan = span;
+        res.once('close', () => end(req, res, span));
+        context.with(trace.setSpan(parent, span), next);
+      };
+    },
+    report({ error, digest }, res) {
+      // Its response's span: a failure met in React's stream may be recorded outside the request's context.
+      const span = res.locals.otelSpan as Span | undefined;
+      if (span === undefined) return;
+      span.setAttribute(DIGEST_ATTRIBUTE, digest);
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    },
+    traceContext() {
+      const span = trace.getActiveSpan();
+      if (span === undefined) return undefined;
+      const { traceId, spanId, traceFlags } = span.spanContext();
+      return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags.toString(16).padStart(2, '0') };
+    },
+    async shutdown() {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_FLUSH_MS)));
+      await Promise.race([provider.shutdown().catch(() => undefined), late]);
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config/config.ts';
+import { EVERY_OTEL_VARIABLE, SENTRY_DSN } from '../support/every-variable.ts';
+
+// OpenTelemetry's export as its own environment variables configure it
+// (server/config/otel-config.ts): on with an OTLP endpoint, every value the host decides on
+// checked at boot. Over HTTP, against a receiver: tests/observe/otlp-export.test.ts.
+
+describe('OTEL_* configuration', () => {
+  it('is off, and nothing of the SDK loads, without an OTLP endpoint, when disabled, or with the exporter none', () => {
+    expect(loadConfig({}).otel).toBeUndefined();
+    expect(loadConfig({ OTEL_SERVICE_NAME: 'shop' }).otel).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).otel).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).otel).toBeUndefined();
+  });
+
+  it('reads every variable it documents, the traces-only ones before the general ones', () => {
+    expect(loadConfig(EVERY_OTEL_VARIABLE).otel).toEqual({
+      serviceName: 'shop-frontend',
+      protocol: 'http/json',
+      sampler: 'parentbased_traceidratio',
+      ratio: 0.1,
+      scheduleDelayMs: 1000,
+    });
+  });
+
+  it("defaults to the specification's: http/protobuf, parent-based always on", () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }).otel).toEqual({
+      serviceName: undefined,
+      protocol: 'http/protobuf',
+      sampler: 'parentbased_always_on',
+      ratio: 1,
+      scheduleDelayMs: 5000,
+    });
+  });
+
+  it.each([
+    [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'Invalid OTEL_EXPORTER_OTLP_PROTOCOL="grpc": expected one of http/protobuf, http/json'],
+    [{ OTEL_TRACES_SAMPLER: 'jaeger_remote' }, 'Invalid OTEL_TRACES_SAMPLER="jaeger_remote"'],
+    [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, 'Invalid OTEL_TRACES_SAMPLER_ARG="1.5": expected a number from 0 to 1'],
+    [{ OTEL_TRACES_EXPORTER: 'zipkin' }, 'Invalid OTEL_TRACES_EXPORTER="zipkin": expected otlp or none'],
+    [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
+      'Invalid OTEL_EXPORTER_OTLP_ENDPOINT="collector:4318": expected an http:// or https:// URL',
+    ],
+    [{ SENTRY_DSN }, 'Invalid OTEL_EXPORTER_OTLP_ENDPOINT="http://c:4318": expected unset while SENTRY_DSN is set'],
+  ])('refuses %o at boot, naming the variable and the value', (env, message) => {
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', ...env })).toThrow(message);
+  });
+});

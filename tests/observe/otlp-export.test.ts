@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAccessLine } from '../../shared/log-line.ts';
+import { fetchOnce } from '../../tools/harness/http.ts';
+import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { APP_BUILDS, DIAG, DIAG_TOKEN } from '../support/test-app.ts';
+
+// Traces over OTLP (server/telemetry/otel.ts): the built server exports to a receiver the test
+// runs, as OpenTelemetry's environment variables configure it, and each request arrives as one
+// server span whose ids are those on its log lines. The proxy it trusts is 127.0.0.2 (a client
+// sends from there with localAddress); any other address is a client whose traceparent is ignored.
+
+const PROXY = '127.0.0.2';
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT_ID = '00f067aa0ba902b7';
+const traceparent = (flags: string) => `00-${TRACE_ID}-${PARENT_ID}-${flags}`;
+
+describe('OTLP export', () => {
+  let receiver: OtlpReceiver;
+  let server: RunningServer;
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    server = await startServer({
+      APP_BUILD: APP_BUILDS.host,
+      TRUST_PROXY: PROXY,
+      DIAGNOSTICS_TOKEN: DIAG_TOKEN,
+      RELEASE: 'shop@1.2.3',
+      REPLICA: 'replica-a',
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_SERVICE_NAME: 'shop-frontend',
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=staging',
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await receiver?.close();
+  });
+
+  const accessLineOf = (reqId: string) => server.logs.waitFor((line) => line.reqId === reqId && isAccessLine(line));
+
+  it("continues a trusted proxy's traceparent: one server span, its parent the proxy's, its trace on the access line", async () => {
+    const res = await fetchOnce(`${server.url}/fixture`, { localAddress: PROXY, headers: { traceparent: traceparent('01') } });
+    expect(res.status).toBe(200);
+    const reqId = res.headers['x-request-id'] as string;
+    const span = await receiver.spanOf(reqId);
+    expect(span).toMatchObject({
+      traceId: TRACE_ID,
+      parentSpanId: PARENT_ID,
+      kind: 2,
+      name: `GET ${span.attributes['react_ssr_host.route']}`,
+      attributes: { 'http.request.method': 'GET', 'url.path': '/fixture', 'http.response.status_code': 200 },
+      statusCode: 0,
+    });
+    expect(await accessLineOf(reqId)).toMatchObject({ trace_id: TRACE_ID, trace_flags: '01' });
+    expect(span.resource).toMatchObject({
+      'service.name': 'shop-frontend',
+      'service.version': 'shop@1.2.3',
+      'service.instance.id': 'replica-a',
+      'deployment.environment.name': 'staging',
+    });
+  });
+
+  it("ignores anyone else's traceparent: a new trace, no parent", async () => {
+    const res = await fetchOnce(`${server.url}/fixture`, { headers: { traceparent: traceparent('01') } });
+    const span = await receiver.spanOf(res.headers['x-request-id'] as string);
+    expect(span.traceId).not.toBe(TRACE_ID);
+    expect(span.parentSpanId).toBeUndefined();
+  });
+
+  it("honours a trusted proxy's unsampled flag (parent-based by default): nothing exported, the ids still on the line", async () => {
+    const res = await fetchOnce(`${server.url}/fixture`, { localAddress: PROXY, headers: { traceparent: traceparent('00') } });
+    const reqId = res.headers['x-request-id'] as string;
+    expect(await accessLineOf(reqId)).toMatchObject({ trace_id: TRACE_ID, trace_flags: '00' });
+    await expect(receiver.spanOf(reqId, 500)).rejects.toThrow(/no span/);
+  });
+
+  it('marks a failure on its span: an error status, the digest of its failure line, and an exception event', async () => {
+    const res = await fetchOnce(`${server.url}/_diag/server-error`, { headers: DIAG });
+    expect(res.status).toBe(500);
+    const reqId = res.headers['x-request-id'] as string;
+    const span = await receiver.spanOf(reqId);
+    const [failure] = server.logs.failures(reqId);
+    expect(span).toMatchObject({
+      statusCode: 2,
+      attributes: { 'http.response.status_code': 500, 'react_ssr_host.digest': failure!.digest },
+    });
+    expect(span.events).toEqual([
+      expect.objectContaining({ name: 'exception', attributes: expect.objectContaining({ 'exception.type': 'Error' }) }),
+    ]);
+    expect(failure).toMatchObject({ trace_id: span.traceId, span_id: span.spanId });
+  });
+});

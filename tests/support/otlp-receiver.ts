@@ -1,0 +1,85 @@
+// An OTLP/HTTP receiver for the tests: what an OpenTelemetry Collector's otlphttp receiver takes,
+// in the JSON encoding the specification defines (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding:
+// ids as hex, enums as numbers, attributes as key and typed value), decoded into flat spans.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
+type KeyValue = { key: string; value: AnyValue };
+
+export interface ReceivedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | undefined;
+  name: string;
+  /** OTLP's SpanKind: 2 is a server span. */
+  kind: number;
+  attributes: Record<string, string | number | boolean | undefined>;
+  events: { name: string; attributes: Record<string, string | number | boolean | undefined> }[];
+  /** OTLP's status code: 2 is an error. */
+  statusCode: number;
+  resource: Record<string, string | number | boolean | undefined>;
+}
+
+export interface OtlpReceiver {
+  url: string;
+  spans: ReceivedSpan[];
+  /** The request's span (`react_ssr_host.request_id`), once it has arrived. */
+  spanOf(requestId: string, timeoutMs?: number): Promise<ReceivedSpan>;
+  close(): Promise<void>;
+}
+
+const valueOf = (value: AnyValue) =>
+  value.stringValue ?? (value.intValue === undefined ? undefined : Number(value.intValue)) ?? value.boolValue ?? value.doubleValue;
+const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map(({ key, value }) => [key, valueOf(value)]));
+
+export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+  const spans: ReceivedSpan[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url !== '/v1/traces' || !String(req.headers['content-type']).startsWith('application/json')) {
+        res.writeHead(415).end();
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        resourceSpans: { resource: { attributes: KeyValue[] }; scopeSpans: { spans: Record<string, unknown>[] }[] }[];
+      };
+      for (const { resource, scopeSpans } of body.resourceSpans)
+        for (const { spans: list } of scopeSpans)
+          for (const span of list)
+            spans.push({
+              traceId: span.traceId as string,
+              spanId: span.spanId as string,
+              parentSpanId: (span.parentSpanId as string | undefined) || undefined,
+              name: span.name as string,
+              kind: span.kind as number,
+              attributes: attributesOf(span.attributes as KeyValue[]),
+              events: ((span.events as { name: string; attributes: KeyValue[] }[]) ?? []).map((event) => ({
+                name: event.name,
+                attributes: attributesOf(event.attributes),
+              })),
+              statusCode: (span.status as { code?: number } | undefined)?.code ?? 0,
+              resource: attributesOf(resource.attributes),
+            });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    spans,
+    async spanOf(requestId, timeoutMs = 5_000) {
+      const started = Date.now();
+      for (;;) {
+        const found = spans.find((span) => span.attributes['react_ssr_host.request_id'] === requestId);
+        if (found !== undefined) return found;
+        if (Date.now() - started > timeoutMs) throw new Error(`no span of request ${requestId} within ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
