@@ -132,10 +132,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const metrics = config.metricsPort === undefined ? undefined : createMetrics(config);
-  const logger = createLogger(config, undefined, metrics);
-  const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
-  // OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT): OpenTelemetry's SDK is loaded only then.
+  // OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT): OpenTelemetry's SDK is loaded only then; its logs take every line.
   const otel = config.otel && (await (await import('./telemetry/otel.ts')).startOtelTracing(config.otel, config));
+  const logger = createLogger(config, undefined, metrics, otel?.exportLine);
+  const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
   const { fixStack } = createSourceMapper();
   // The app first: its failure hook and migrations are its own (server/assets/app-build.ts).
   const frontend = await createFrontend(config, logger, fixStack);

@@ -18,6 +18,8 @@ export interface OtelConfig {
   readonly sampler: SamplerName;
   /** A ratio sampler's probability, 0 to 1 (OTEL_TRACES_SAMPLER_ARG; the specification's default is 1). */
   readonly ratio: number;
+  /** Whether the log lines go too (OTEL_LOGS_EXPORTER: otlp, the default, or none). */
+  readonly logs: boolean;
   /** How long spans wait in their batch before they are sent (OTEL_BSP_SCHEDULE_DELAY, which OpenTelemetry JS 3 no longer reads itself). */
   readonly scheduleDelayMs: number;
 }
@@ -68,6 +70,7 @@ function exportConfig(env: Env): OtelConfig | undefined {
     protocol,
     sampler: oneOf(env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on'),
     ratio: rate(env, 'OTEL_TRACES_SAMPLER_ARG') ?? 1,
+    logs: oneOf(env, 'OTEL_LOGS_EXPORTER', ['otlp', 'none'], 'otlp') === 'otlp',
     scheduleDelayMs: integer(env, 'OTEL_BSP_SCHEDULE_DELAY', DEFAULT_BSP_SCHEDULE_DELAY_MS, 1, 600_000),
   });
 }

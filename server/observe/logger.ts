@@ -21,12 +21,24 @@ export interface LoggerConfig {
   readonly logBufferBytes: number;
 }
 
-export function createLogger(config: LoggerConfig, destination?: DestinationStream, metrics?: Metrics): Logger {
-  const options = { level: config.logLevel, base: { release: config.release, replica: config.replica }, hooks: { streamWrite: boundLine } };
+/** `exportLine`: each line as written, also to OpenTelemetry's logs (server/telemetry/otel-logs.ts). */
+export function createLogger(
+  config: LoggerConfig,
+  destination?: DestinationStream,
+  metrics?: Metrics,
+  exportLine?: (line: string) => void,
+): Logger {
+  const streamWrite = exportLine === undefined ? boundLine : (line: string) => exported(boundLine(line), exportLine);
+  const options = { level: config.logLevel, base: { release: config.release, replica: config.replica }, hooks: { streamWrite } };
   if (destination) return pino(options, destination);
   // Pretty output is for people at a dev terminal (LOG_FORMAT); everything else gets JSON lines.
   if (config.logFormat === 'pretty') return pino({ ...options, transport: { target: 'pino-pretty' } });
   return stdoutLogger(options, config.logBufferBytes, metrics);
+}
+
+function exported(line: string, exportLine: (line: string) => void): string {
+  exportLine(line);
+  return line;
 }
 
 /**

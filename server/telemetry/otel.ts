@@ -25,6 +25,7 @@ import type { OtelConfig } from '../config/otel-config.ts';
 import type { Reporter } from '../failures/recorder.ts';
 import type { TraceContext } from '../../shared/log-line.ts';
 import { pathOf } from '../observe/url-path.ts';
+import { startLogExport } from './otel-logs.ts';
 
 /** What the spans' scope is called in a backend. */
 const TRACER_NAME = 'react-ssr-host';
@@ -44,6 +45,8 @@ export interface OtelTracing {
   report: Reporter;
   /** The request's span's ids, for its access and failure lines (server/observe/access-log.ts). */
   traceContext(): TraceContext | undefined;
+  /** Each log line, exported as a log record too (undefined with OTEL_LOGS_EXPORTER=none). */
+  exportLine: ((line: string) => void) | undefined;
   /** Sends what is batched, at shutdown (bounded by the exporter's timeout). */
   shutdown(): Promise<void>;
 }
@@ -82,6 +85,7 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
     sampler: samplerOf(otel),
     spanProcessors: [new BatchSpanProcessor({ exporter: await exporterOf(otel.protocol), scheduledDelayMillis: otel.scheduleDelayMs })],
   });
+  const logs = otel.logs ? await startLogExport(otel, resource) : undefined;
   trace.setGlobalTracerProvider(provider);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
@@ -131,6 +135,7 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
       span.recordException(error instanceof Error ? error : String(error));
       span.setStatus({ code: SpanStatusCode.ERROR });
     },
+    exportLine: logs?.exportLine,
     traceContext() {
       const span = trace.getActiveSpan();
       if (span === undefined) return undefined;
@@ -140,7 +145,8 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
     async shutdown() {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_FLUSH_MS)));
-      await Promise.race([provider.shutdown().catch(() => undefined), late]);
+      const flushed = Promise.all([provider.shutdown(), logs?.shutdown()]).catch(() => undefined);
+      await Promise.race([flushed, late]);
       clearTimeout(timer);
     },
   };

@@ -20,6 +20,7 @@ describe('OTEL_* configuration', () => {
       protocol: 'http/json',
       sampler: 'parentbased_traceidratio',
       ratio: 0.1,
+      logs: false,
       scheduleDelayMs: 1000,
     });
   });
@@ -30,6 +31,7 @@ describe('OTEL_* configuration', () => {
       protocol: 'http/protobuf',
       sampler: 'parentbased_always_on',
       ratio: 1,
+      logs: true,
       scheduleDelayMs: 5000,
     });
   });

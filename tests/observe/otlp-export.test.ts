@@ -91,4 +91,26 @@ describe('OTLP export', () => {
     ]);
     expect(failure).toMatchObject({ trace_id: span.traceId, span_id: span.spanId });
   });
+
+  it("exports its lines as log records: the failure line's with the span's ids, its fields under the semantic conventions' names", async () => {
+    const res = await fetchOnce(`${server.url}/_diag/server-error`, { headers: DIAG });
+    const reqId = res.headers['x-request-id'] as string;
+    const span = await receiver.spanOf(reqId);
+    const [failure] = server.logs.failures(reqId);
+    const record = await receiver.logWhere((log) => log.attributes['react_ssr_host.request_id'] === reqId && log.severityText === 'ERROR');
+    expect(record).toMatchObject({
+      body: failure!.msg,
+      traceId: span.traceId,
+      spanId: span.spanId,
+      attributes: {
+        'http.request.method': 'GET',
+        'url.path': '/_diag/server-error',
+        'http.response.status_code': 500,
+        'react_ssr_host.digest': failure!.digest,
+        'exception.type': 'Error',
+      },
+    });
+    // The access line too, at INFO.
+    await receiver.logWhere((log) => log.attributes['react_ssr_host.request_id'] === reqId && log.severityText === 'INFO');
+  });
 });

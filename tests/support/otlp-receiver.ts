@@ -1,4 +1,4 @@
-// An OTLP/HTTP receiver for the tests: what an OpenTelemetry Collector's otlphttp receiver takes,
+// An OTLP/HTTP receiver for the tests (traces and logs): what an OpenTelemetry Collector's otlphttp receiver takes,
 // in the JSON encoding the specification defines (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding:
 // ids as hex, enums as numbers, attributes as key and typed value), decoded into flat spans.
 import { createServer, type Server } from 'node:http';
@@ -21,9 +21,21 @@ export interface ReceivedSpan {
   resource: Record<string, string | number | boolean | undefined>;
 }
 
+export interface ReceivedLog {
+  body: string | undefined;
+  severityText: string | undefined;
+  /** Empty when the line named no span. */
+  traceId: string;
+  spanId: string;
+  attributes: Record<string, string | number | boolean | undefined>;
+}
+
 export interface OtlpReceiver {
   url: string;
   spans: ReceivedSpan[];
+  logs: ReceivedLog[];
+  /** The first log record `matches` picks, once it has arrived. */
+  logWhere(matches: (log: ReceivedLog) => boolean, timeoutMs?: number): Promise<ReceivedLog>;
   /** The request's span (`react_ssr_host.request_id`), once it has arrived. */
   spanOf(requestId: string, timeoutMs?: number): Promise<ReceivedSpan>;
   close(): Promise<void>;
@@ -33,14 +45,43 @@ const valueOf = (value: AnyValue) =>
   value.stringValue ?? (value.intValue === undefined ? undefined : Number(value.intValue)) ?? value.boolValue ?? value.doubleValue;
 const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map(({ key, value }) => [key, valueOf(value)]));
 
+/** Polls `find` until it finds something, or fails naming `what`. */
+async function arrival<T>(find: () => T | undefined, what: string, timeoutMs: number): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() - started > timeoutMs) throw new Error(`no ${what} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+type LogsBody = { resourceLogs: { scopeLogs: { logRecords: Record<string, unknown>[] }[] }[] };
+
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
+  const logs: ReceivedLog[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      if (req.url !== '/v1/traces' || !String(req.headers['content-type']).startsWith('application/json')) {
+      if (!String(req.headers['content-type']).startsWith('application/json')) {
         res.writeHead(415).end();
+        return;
+      }
+      if (req.url === '/v1/logs') {
+        const { resourceLogs } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as LogsBody;
+        for (const { scopeLogs } of resourceLogs)
+          for (const { logRecords } of scopeLogs)
+            for (const log of logRecords)
+              logs.push({
+                body: (log.body as AnyValue | undefined)?.stringValue,
+                severityText: log.severityText as string | undefined,
+                traceId: (log.traceId as string | undefined) ?? '',
+                spanId: (log.spanId as string | undefined) ?? '',
+                attributes: attributesOf(log.attributes as KeyValue[]),
+              });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
@@ -71,15 +112,14 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     spans,
-    async spanOf(requestId, timeoutMs = 5_000) {
-      const started = Date.now();
-      for (;;) {
-        const found = spans.find((span) => span.attributes['react_ssr_host.request_id'] === requestId);
-        if (found !== undefined) return found;
-        if (Date.now() - started > timeoutMs) throw new Error(`no span of request ${requestId} within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    logs,
+    spanOf: (requestId, timeoutMs = 5_000) =>
+      arrival(
+        () => spans.find((span) => span.attributes['react_ssr_host.request_id'] === requestId),
+        `span of request ${requestId}`,
+        timeoutMs,
+      ),
+    logWhere: (matches, timeoutMs = 5_000) => arrival(() => logs.find(matches), 'matching log record', timeoutMs),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
