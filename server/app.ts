@@ -22,6 +22,7 @@ import { createAccessLog } from './observe/access-log.ts';
 import type { Metrics } from './observe/metrics.ts';
 import { createReactRouterHandler } from './render/react-router-handler.ts';
 import { createPageRenderer, type PageRenderer } from './render/page-renderer.ts';
+import type { HostBuildOptions } from './render/host-build.ts';
 import { createStoredPages } from './pages/stored-pages.ts';
 import { createRegeneration } from './render/regeneration.ts';
 import { createRefusalSummary, type RefusalSummary } from './observe/refusal-summary.ts';
@@ -54,13 +55,15 @@ export interface AppDeps {
   files?: FileStorage;
   /** True once the process has begun to drain; readiness then answers 503. */
   isShuttingDown?: () => boolean;
-  /** Sentry, when configured: where 5xx failures are reported, and the request's trace. */
+  /** Sentry or OTLP export, when configured: where 5xx failures are reported, and the request's trace. */
   telemetry?: {
     report: Reporter;
     traceMeta: () => TraceMeta | undefined;
     traceContext?: () => TraceContext | undefined;
-    /** OpenTelemetry's export (server/telemetry/otel.ts): the request's span, opened before its access line. */
+    /** OpenTelemetry's export (server/telemetry/otel.ts): the request's span, opened before its access line, */
     requestSpans?: (trustsPeer: (address: string | undefined) => boolean) => RequestHandler;
+    /** and React Router's instrumentations, a span for each middleware, loader and action. */
+    instrumentations?: HostBuildOptions['instrumentations'];
   };
   /** Prometheus metrics, when METRICS_PORT is set (served apart, see metrics.ts). */
   metrics?: Metrics;
@@ -161,6 +164,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     files: deps.files ?? createMemoryFileStorage(),
     limits: createClientLimits(deps.windows),
     traceMeta,
+    instrumentations: deps.telemetry?.instrumentations,
   });
   const renderer = deps.wrapRenderer?.(made) ?? made;
   const stored =

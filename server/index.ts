@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   const traceContext = config.sentry?.tracesSampleRate === undefined ? undefined : sentry?.currentTraceContext;
   const telemetry =
     (sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext }) ||
-    (otel && { report: otel.report, traceMeta: () => undefined, traceContext: otel.traceContext, requestSpans: otel.requestSpans });
+    (otel && { ...otel, traceMeta: () => undefined });
   const refusals = createRefusalSummary(logger);
   const serverBuild = serverBuildOf(config);
   const server = createHttpServer(

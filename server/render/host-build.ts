@@ -166,7 +166,12 @@ const unhandledAnswer = () => new Response(null, { status: 500, headers: { [UNHA
 export const isUnhandled = (response: Response) => response.headers.has(UNHANDLED_HEADER);
 
 /** The app's entry (its own, or the host's: server/render/document.tsx), with the host around it. */
-function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBoundary: boolean): ServerEntryModule {
+function hostEntry(
+  entry: ServerEntryModule,
+  streamTimeoutMs: number,
+  rootBoundary: boolean,
+  host: NonNullable<HostBuildOptions['instrumentations']>,
+): ServerEntryModule {
   const handleRequest: ServerEntryModule['default'] = async (request, status, headers, routerContext, loadContext) => {
     const render = renderOf(loadContext);
     if (render === undefined) return entry.default(request, status, headers, routerContext, loadContext);
@@ -203,8 +208,10 @@ function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBounda
     render?.record(hostRefusal(error), 'render');
     entry.handleError?.(error, args);
   };
-  // The deadline of the streamed values React Router encodes too (its turbo-stream's timeout).
-  return { ...entry, default: handleRequest, handleError, streamTimeout: streamTimeoutMs };
+  // The deadline of the streamed values React Router encodes too (its turbo-stream's timeout); the
+  // app's own instrumentations, then the host's (OTLP export: server/telemetry/otel.ts).
+  const instrumentations = host.length === 0 ? entry.instrumentations : [...(entry.instrumentations ?? []), ...host];
+  return { ...entry, default: handleRequest, handleError, streamTimeout: streamTimeoutMs, instrumentations };
 }
 
 /**
@@ -223,6 +230,8 @@ export interface HostBuildOptions {
   streamTimeoutMs: number;
   /** The other sites whose pages may post here (ALLOWED_ORIGINS: server/config/config.ts), as origins. */
   allowedOrigins: readonly string[];
+  /** React Router instrumentations of the host's own, beside the app's. */
+  instrumentations?: ServerEntryModule['instrumentations'];
 }
 
 /**
@@ -230,12 +239,12 @@ export interface HostBuildOptions {
  * (./page-renderer.ts; development: once per edit, server/assets/frontend.ts). Not cached here:
  * two apps of one process (the tests') may serve one build with other options.
  */
-export function hostBuild(build: ServerBuild, { streamTimeoutMs, allowedOrigins }: HostBuildOptions): ServerBuild {
+export function hostBuild(build: ServerBuild, { streamTimeoutMs, allowedOrigins, instrumentations = [] }: HostBuildOptions): ServerBuild {
   const rootBoundary = typeof (build.routes.root?.module as { ErrorBoundary?: unknown } | undefined)?.ErrorBoundary === 'function';
   return {
     ...build,
     routes: hostRoutes(build.routes),
-    entry: { module: hostEntry(build.entry.module, streamTimeoutMs, rootBoundary) },
+    entry: { module: hostEntry(build.entry.module, streamTimeoutMs, rootBoundary, instrumentations) },
     allowedActionOrigins: actionOrigins(build, allowedOrigins),
   };
 }

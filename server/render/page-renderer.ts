@@ -9,7 +9,7 @@ import type { HostSession } from '../../shared/session-data.ts';
 import type { BodyLimits } from '../../shared/body-limits.ts';
 import type { BrowserSentryConfig, TraceMeta } from '../../shared/runtime.ts';
 import type { PageValues } from '../pages/page-template.ts';
-import { hostBuild, isUnhandled } from './host-build.ts';
+import { hostBuild, isUnhandled, type HostBuildOptions } from './host-build.ts';
 import { requestContext, type RequestContextDeps } from './request-context.ts';
 import type { Deadline } from '../edge/request-deadline.ts';
 import type { RenderContext } from './render-context.ts';
@@ -36,6 +36,8 @@ export interface RendererDeps extends RequestContextDeps {
   /** The built stylesheets written into documents (./document-head.ts); none in development. */
   inlineStyles?: InlineStyles;
   traceMeta?: () => TraceMeta | undefined;
+  /** React Router instrumentations of the host's (./host-build.ts): OTLP export's spans. */
+  instrumentations?: HostBuildOptions['instrumentations'];
 }
 
 export interface RenderRequest {
@@ -78,7 +80,11 @@ export function createPageRenderer(deps: RendererDeps) {
   const prepared = new WeakMap<ServerBuild, { full: Runnable; public: Runnable; manifestPath: string | undefined }>();
   const runnable = (build: ServerBuild): Runnable => ({
     handle: createRequestHandler(
-      hostBuild(build, { streamTimeoutMs: config.streamTimeoutMs, allowedOrigins: config.allowedOrigins }),
+      hostBuild(build, {
+        streamTimeoutMs: config.streamTimeoutMs,
+        allowedOrigins: config.allowedOrigins,
+        instrumentations: deps.instrumentations,
+      }),
       mode,
     ),
     table: createRouteTable(build),

@@ -21,6 +21,7 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
 import type { Request, RequestHandler, Response } from 'express';
+import type { ServerBuild } from 'react-router';
 import type { OtelConfig } from '../config/otel-config.ts';
 import type { Reporter } from '../failures/recorder.ts';
 import type { TraceContext } from '../../shared/log-line.ts';
@@ -38,6 +39,16 @@ export const DIGEST_ATTRIBUTE = 'react_ssr_host.digest';
 export const ROUTE_ATTRIBUTE = 'react_ssr_host.route';
 export const REQUEST_ID_ATTRIBUTE = 'react_ssr_host.request_id';
 
+type ServerInstrumentation = NonNullable<ServerBuild['entry']['module']['instrumentations']>[number];
+type HandlerResult = { status: 'success' | 'error'; error: unknown };
+type RouteInstrument = (call: () => Promise<HandlerResult>, info: { pattern?: string }) => Promise<void>;
+
+/** What a route handler threw that is the server's failure: an Error, or an answer of 5xx; a 4xx is the client's (a `data()` of 404). */
+function isServerFailure(thrown: unknown): boolean {
+  const status = thrown instanceof Response ? thrown.status : (thrown as { init?: { status?: unknown } } | null)?.init?.status;
+  return typeof status === 'number' ? status >= 500 : true;
+}
+
 export interface OtelTracing {
   /** Opens the request's span and runs the rest of the request in its context; ends it when the response closes. */
   requestSpans(trustsPeer: (address: string | undefined) => boolean): RequestHandler;
@@ -45,6 +56,8 @@ export interface OtelTracing {
   report: Reporter;
   /** The request's span's ids, for its access and failure lines (server/observe/access-log.ts). */
   traceContext(): TraceContext | undefined;
+  /** React Router's instrumentation (its entry's `instrumentations`): a span for each middleware, loader and action. */
+  instrumentations: ServerInstrumentation[];
   /** Each log line, exported as a log record too (undefined with OTEL_LOGS_EXPORTER=none). */
   exportLine: ((line: string) => void) | undefined;
   /** Sends what is batched, at shutdown (bounded by the exporter's timeout). */
@@ -105,7 +118,33 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
     span.end();
   }
 
+  /**
+   * One span around each middleware, loader and action of a route, through React Router's own
+   * instrumentation API (https://reactrouter.com/how-to/instrumentation), not by wrapping its
+   * modules: a child of the request's span (the context is the request's).
+   */
+  const instrumentations: ServerInstrumentation[] = [
+    {
+      route(route) {
+        const traced =
+          (kind: 'middleware' | 'loader' | 'action'): RouteInstrument =>
+          (call, info) =>
+            tracer.startActiveSpan(
+              `${kind} ${route.id}`,
+              { attributes: { 'react_router.route.id': route.id, ...(info.pattern !== undefined && { 'http.route': info.pattern }) } },
+              async (span) => {
+                const result = await call();
+                if (result.status === 'error' && isServerFailure(result.error)) span.setStatus({ code: SpanStatusCode.ERROR });
+                span.end();
+              },
+            );
+        route.instrument({ middleware: traced('middleware'), loader: traced('loader'), action: traced('action') });
+      },
+    },
+  ];
+
   return {
+    instrumentations,
     requestSpans(trustsPeer) {
       return (req, res, next) => {
         // A trusted proxy's traceparent (and tracestate) is continued; anyone else's is not read.
@@ -128,12 +167,16 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
       };
     },
     report({ error, digest }, res) {
-      // Its response's span: a failure met in React's stream may be recorded outside the request's context.
-      const span = res.locals.otelSpan as Span | undefined;
-      if (span === undefined) return;
-      span.setAttribute(DIGEST_ATTRIBUTE, digest);
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: SpanStatusCode.ERROR });
+      // The request's span (its response's: a failure met in React's stream may be recorded outside
+      // the request's context), and the loader's or action's whose call failed, if it is another:
+      // React Router's instrumentation sees the host's failure as an answer (a `data()`), not an Error.
+      const spans = new Set([res.locals.otelSpan as Span | undefined, trace.getActiveSpan()]);
+      for (const span of spans) {
+        if (span === undefined) continue;
+        span.setAttribute(DIGEST_ATTRIBUTE, digest);
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
     },
     exportLine: logs?.exportLine,
     traceContext() {

@@ -113,4 +113,18 @@ describe('OTLP export', () => {
     // The access line too, at INFO.
     await receiver.logWhere((log) => log.attributes['react_ssr_host.request_id'] === reqId && log.severityText === 'INFO');
   });
+
+  it("spans each loader through React Router's instrumentation API, a child of the request's span; a failing one is an error", async () => {
+    const res = await fetchOnce(`${server.url}/fixture`);
+    const request = await receiver.spanOf(res.headers['x-request-id'] as string);
+    const loader = await receiver.spanWhere((span) => span.parentSpanId === request.spanId && span.name === 'loader routes/fixture');
+    expect(loader).toMatchObject({ traceId: request.traceId, statusCode: 0, attributes: { 'react_router.route.id': 'routes/fixture' } });
+
+    const failed = await fetchOnce(`${server.url}/_diag/loader-error`, { headers: DIAG });
+    const failedRequest = await receiver.spanOf(failed.headers['x-request-id'] as string);
+    const failedLoader = await receiver.spanWhere(
+      (span) => span.parentSpanId === failedRequest.spanId && /^loader .*loader-error$/.test(span.name),
+    );
+    expect(failedLoader.statusCode).toBe(2);
+  });
 });

@@ -34,6 +34,8 @@ export interface OtlpReceiver {
   url: string;
   spans: ReceivedSpan[];
   logs: ReceivedLog[];
+  /** The first span `matches` picks, once it has arrived. */
+  spanWhere(matches: (span: ReceivedSpan) => boolean, timeoutMs?: number): Promise<ReceivedSpan>;
   /** The first log record `matches` picks, once it has arrived. */
   logWhere(matches: (log: ReceivedLog) => boolean, timeoutMs?: number): Promise<ReceivedLog>;
   /** The request's span (`react_ssr_host.request_id`), once it has arrived. */
@@ -119,6 +121,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         `span of request ${requestId}`,
         timeoutMs,
       ),
+    spanWhere: (matches, timeoutMs = 5_000) => arrival(() => spans.find(matches), 'matching span', timeoutMs),
     logWhere: (matches, timeoutMs = 5_000) => arrival(() => logs.find(matches), 'matching log record', timeoutMs),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
