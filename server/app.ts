@@ -22,7 +22,7 @@ import { createAccessLog } from './observe/access-log.ts';
 import type { Metrics } from './observe/metrics.ts';
 import { createReactRouterHandler } from './render/react-router-handler.ts';
 import { createPageRenderer, type PageRenderer } from './render/page-renderer.ts';
-import type { HostBuildOptions } from './render/host-build.ts';
+import type { RenderTracing } from './render/render-tracing.ts';
 import { createStoredPages } from './pages/stored-pages.ts';
 import { createRegeneration } from './render/regeneration.ts';
 import { createRefusalSummary, type RefusalSummary } from './observe/refusal-summary.ts';
@@ -62,8 +62,8 @@ export interface AppDeps {
     traceContext?: () => TraceContext | undefined;
     /** OpenTelemetry's export (server/telemetry/otel.ts): the request's span, opened before its access line, */
     requestSpans?: (trustsPeer: (address: string | undefined) => boolean) => RequestHandler;
-    /** and React Router's instrumentations, a span for each middleware, loader and action. */
-    instrumentations?: HostBuildOptions['instrumentations'];
+    /** and the render's: a span for each middleware, loader and action, and one for the document. */
+    tracing?: RenderTracing;
   };
   /** Prometheus metrics, when METRICS_PORT is set (served apart, see metrics.ts). */
   metrics?: Metrics;
@@ -164,7 +164,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
     files: deps.files ?? createMemoryFileStorage(),
     limits: createClientLimits(deps.windows),
     traceMeta,
-    instrumentations: deps.telemetry?.instrumentations,
+    tracing: deps.telemetry?.tracing,
   });
   const renderer = deps.wrapRenderer?.(made) ?? made;
   const stored =

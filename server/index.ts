@@ -179,7 +179,7 @@ async function main(): Promise<void> {
   const traceContext = config.sentry?.tracesSampleRate === undefined ? undefined : sentry?.currentTraceContext;
   const telemetry =
     (sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext }) ||
-    (otel && { ...otel, traceMeta: () => undefined });
+    (otel && { ...otel, traceMeta: () => undefined, tracing: otel });
   const refusals = createRefusalSummary(logger);
   const serverBuild = serverBuildOf(config);
   const server = createHttpServer(

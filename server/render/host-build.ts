@@ -9,6 +9,7 @@ import { renderOf, type RenderContext } from './render-context.ts';
 import { withDocumentHead } from './document-head.ts';
 import { watchedRequest } from './watched-request.ts';
 import { isInstance, readProperty } from '../failures/thrown-value.ts';
+import type { RenderTracing } from './render-tracing.ts';
 
 // The app's build as the host runs it: React Router's ServerBuild with the host composed in at
 // run time, whatever entries the app has of its own (docs/architecture.md, "The failure contract").
@@ -166,12 +167,7 @@ const unhandledAnswer = () => new Response(null, { status: 500, headers: { [UNHA
 export const isUnhandled = (response: Response) => response.headers.has(UNHANDLED_HEADER);
 
 /** The app's entry (its own, or the host's: server/render/document.tsx), with the host around it. */
-function hostEntry(
-  entry: ServerEntryModule,
-  streamTimeoutMs: number,
-  rootBoundary: boolean,
-  host: NonNullable<HostBuildOptions['instrumentations']>,
-): ServerEntryModule {
+function hostEntry(entry: ServerEntryModule, streamTimeoutMs: number, rootBoundary: boolean, tracing?: RenderTracing): ServerEntryModule {
   const handleRequest: ServerEntryModule['default'] = async (request, status, headers, routerContext, loadContext) => {
     const render = renderOf(loadContext);
     if (render === undefined) return entry.default(request, status, headers, routerContext, loadContext);
@@ -184,7 +180,8 @@ function hostEntry(
     render.documentStarted = true;
     let response: Response;
     try {
-      response = await entry.default(request, status, headers, routerContext, loadContext);
+      const document = () => Promise.resolve(entry.default(request, status, headers, routerContext, loadContext));
+      response = await (tracing ? tracing.traceDocument(document) : document());
     } catch (thrown) {
       if (thrown instanceof Response) throw thrown;
       // The shell failed: React Router renders the route's boundary with this (an ErrorResponse, never sanitised).
@@ -210,7 +207,7 @@ function hostEntry(
   };
   // The deadline of the streamed values React Router encodes too (its turbo-stream's timeout); the
   // app's own instrumentations, then the host's (OTLP export: server/telemetry/otel.ts).
-  const instrumentations = host.length === 0 ? entry.instrumentations : [...(entry.instrumentations ?? []), ...host];
+  const instrumentations = tracing ? [...(entry.instrumentations ?? []), ...tracing.instrumentations] : entry.instrumentations;
   return { ...entry, default: handleRequest, handleError, streamTimeout: streamTimeoutMs, instrumentations };
 }
 
@@ -230,8 +227,7 @@ export interface HostBuildOptions {
   streamTimeoutMs: number;
   /** The other sites whose pages may post here (ALLOWED_ORIGINS: server/config/config.ts), as origins. */
   allowedOrigins: readonly string[];
-  /** React Router instrumentations of the host's own, beside the app's. */
-  instrumentations?: ServerEntryModule['instrumentations'];
+  tracing?: RenderTracing;
 }
 
 /**
@@ -239,12 +235,12 @@ export interface HostBuildOptions {
  * (./page-renderer.ts; development: once per edit, server/assets/frontend.ts). Not cached here:
  * two apps of one process (the tests') may serve one build with other options.
  */
-export function hostBuild(build: ServerBuild, { streamTimeoutMs, allowedOrigins, instrumentations = [] }: HostBuildOptions): ServerBuild {
+export function hostBuild(build: ServerBuild, { streamTimeoutMs, allowedOrigins, tracing }: HostBuildOptions): ServerBuild {
   const rootBoundary = typeof (build.routes.root?.module as { ErrorBoundary?: unknown } | undefined)?.ErrorBoundary === 'function';
   return {
     ...build,
     routes: hostRoutes(build.routes),
-    entry: { module: hostEntry(build.entry.module, streamTimeoutMs, rootBoundary, instrumentations) },
+    entry: { module: hostEntry(build.entry.module, streamTimeoutMs, rootBoundary, tracing) },
     allowedActionOrigins: actionOrigins(build, allowedOrigins),
   };
 }

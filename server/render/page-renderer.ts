@@ -9,7 +9,8 @@ import type { HostSession } from '../../shared/session-data.ts';
 import type { BodyLimits } from '../../shared/body-limits.ts';
 import type { BrowserSentryConfig, TraceMeta } from '../../shared/runtime.ts';
 import type { PageValues } from '../pages/page-template.ts';
-import { hostBuild, isUnhandled, type HostBuildOptions } from './host-build.ts';
+import { hostBuild, isUnhandled } from './host-build.ts';
+import type { RenderTracing } from './render-tracing.ts';
 import { requestContext, type RequestContextDeps } from './request-context.ts';
 import type { Deadline } from '../edge/request-deadline.ts';
 import type { RenderContext } from './render-context.ts';
@@ -36,8 +37,8 @@ export interface RendererDeps extends RequestContextDeps {
   /** The built stylesheets written into documents (./document-head.ts); none in development. */
   inlineStyles?: InlineStyles;
   traceMeta?: () => TraceMeta | undefined;
-  /** React Router instrumentations of the host's (./host-build.ts): OTLP export's spans. */
-  instrumentations?: HostBuildOptions['instrumentations'];
+  /** OTLP export's spans of a render (./host-build.ts). */
+  tracing?: RenderTracing;
 }
 
 export interface RenderRequest {
@@ -83,7 +84,7 @@ export function createPageRenderer(deps: RendererDeps) {
       hostBuild(build, {
         streamTimeoutMs: config.streamTimeoutMs,
         allowedOrigins: config.allowedOrigins,
-        instrumentations: deps.instrumentations,
+        tracing: deps.tracing,
       }),
       mode,
     ),

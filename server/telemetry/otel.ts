@@ -20,7 +20,7 @@ import {
   type Sampler,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response as ExpressResponse } from 'express';
 import type { ServerBuild } from 'react-router';
 import type { OtelConfig } from '../config/otel-config.ts';
 import type { Reporter } from '../failures/recorder.ts';
@@ -58,6 +58,8 @@ export interface OtelTracing {
   traceContext(): TraceContext | undefined;
   /** React Router's instrumentation (its entry's `instrumentations`): a span for each middleware, loader and action. */
   instrumentations: ServerInstrumentation[];
+  /** A span over the document's render and streaming, to its last byte (or the client leaving). */
+  traceDocument(render: () => Promise<Response>): Promise<Response>;
   /** Each log line, exported as a log record too (undefined with OTEL_LOGS_EXPORTER=none). */
   exportLine: ((line: string) => void) | undefined;
   /** Sends what is batched, at shutdown (bounded by the exporter's timeout). */
@@ -104,7 +106,11 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const tracer = provider.getTracer(TRACER_NAME);
 
-  function end(req: Request, res: Response, span: Span): void {
+  /** The document span's end, by its request's span: ended with the request if the stream never finished. */
+  const documentEnds = new WeakMap<Span, () => void>();
+
+  function end(req: Request, res: ExpressResponse, span: Span): void {
+    documentEnds.get(span)?.();
     const route = typeof res.locals.route === 'string' ? res.locals.route : undefined;
     span.setAttribute('http.response.status_code', res.statusCode);
     // Given by the access log, which runs after the span is opened (server/observe/access-log.ts).
@@ -145,6 +151,31 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
 
   return {
     instrumentations,
+    async traceDocument(render) {
+      const span = tracer.startSpan('render document', {}, context.active());
+      let response: Response;
+      try {
+        response = await context.with(trace.setSpan(context.active(), span), render);
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+        throw error;
+      }
+      if (response.body === null) {
+        span.end();
+        return response;
+      }
+      let ended = false;
+      const done = () => {
+        if (!ended) span.end();
+        ended = true;
+      };
+      // Its last byte ends it; a client that leaves first, the request's own end (below).
+      const request = trace.getActiveSpan();
+      if (request !== undefined) documentEnds.set(request, done);
+      const body = response.body.pipeThrough(new TransformStream({ flush: done }));
+      return new Response(body, response);
+    },
     requestSpans(trustsPeer) {
       return (req, res, next) => {
         // A trusted proxy's traceparent (and tracestate) is continued; anyone else's is not read.

@@ -114,11 +114,14 @@ describe('OTLP export', () => {
     await receiver.logWhere((log) => log.attributes['react_ssr_host.request_id'] === reqId && log.severityText === 'INFO');
   });
 
-  it("spans each loader through React Router's instrumentation API, a child of the request's span; a failing one is an error", async () => {
+  it("spans each loader through React Router's instrumentation API and the document's streaming, children of the request's span; a failing loader is an error", async () => {
     const res = await fetchOnce(`${server.url}/fixture`);
     const request = await receiver.spanOf(res.headers['x-request-id'] as string);
     const loader = await receiver.spanWhere((span) => span.parentSpanId === request.spanId && span.name === 'loader routes/fixture');
     expect(loader).toMatchObject({ traceId: request.traceId, statusCode: 0, attributes: { 'react_router.route.id': 'routes/fixture' } });
+    // The document's render and streaming, to its last byte: a span of its own, after the loader's.
+    const document = await receiver.spanWhere((span) => span.parentSpanId === request.spanId && span.name === 'render document');
+    expect(document.traceId).toBe(request.traceId);
 
     const failed = await fetchOnce(`${server.url}/_diag/loader-error`, { headers: DIAG });
     const failedRequest = await receiver.spanOf(failed.headers['x-request-id'] as string);
