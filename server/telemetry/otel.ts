@@ -153,6 +153,8 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
     instrumentations,
     async traceDocument(render) {
       const span = tracer.startSpan('render document', {}, context.active());
+      // Not sampled: nothing to time, and the body is handed on without a stream of ours around it.
+      if (!span.isRecording()) return render();
       let response: Response;
       try {
         response = await context.with(trace.setSpan(context.active(), span), render);
