@@ -77,17 +77,15 @@ async function createFrontend(config: Config, logger: Logger, fixStack: (error: 
   return createProdFrontend(app, config.sharedAssetsDir, fixStack);
 }
 
-/** Sentry's server module, loaded only when SENTRY_DSN is set (instrument.ts ran init). */
-type SentryModule = typeof import('./telemetry/sentry.ts');
-
 /**
- * A fault outside any request: recorded as every failure is (failures/recorder.ts), flushed, then
- * exit so we restart. The app's failure hook gets it too, and up to FAILURE_HOOK_TIMEOUT_MS to export it.
+ * A fault outside any request: recorded as every failure is (failures/recorder.ts), flushed (the
+ * log, and Sentry's or OTLP's last batch: `flushTelemetry`), then exit so we restart. The app's
+ * failure hook gets it too, and up to FAILURE_HOOK_TIMEOUT_MS to export it.
  */
-function handleProcessFaults(logger: Logger, failures: FailureRecorder, sentry: SentryModule | undefined): void {
+function handleProcessFaults(logger: Logger, failures: FailureRecorder, flushTelemetry: () => Promise<unknown>): void {
   const fault = async (kind: string, error: unknown) => {
     const { hooked } = failures.fault(kind, error);
-    await Promise.all([hooked, flushLogs(logger), sentry?.closeSentry()]);
+    await Promise.all([hooked, flushLogs(logger), flushTelemetry()]);
     process.exit(1);
   };
   process.on('uncaughtException', (error) => void fault('uncaughtException', error));
@@ -153,7 +151,7 @@ async function main(): Promise<void> {
     faultReporter: sentry?.reportFault,
     reportProofs: fleet.spentProofs && { spent: fleet.spentProofs },
   });
-  handleProcessFaults(logger, failures.recorder, sentry);
+  handleProcessFaults(logger, failures.recorder, () => Promise.all([sentry?.closeSentry(), otel?.shutdown()]));
   routeProcessWarnings(logger);
   if (config.digestKey === undefined && config.isProduction) {
     logger[LINE_LEVEL.lifecycleWarning]('DIGEST_KEY is not set: digests will differ between processes and releases');
@@ -215,9 +213,10 @@ async function main(): Promise<void> {
     await fleet.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
-    await otel?.shutdown();
     refusals.flush(); // counts of refusals not yet summarised, before the last line
     logger[LINE_LEVEL.lifecycle]({ clean }, STOPPED_MESSAGE);
+    // The last spans and log records, "stopped" among them (bounded: telemetry/otel.ts).
+    await otel?.shutdown();
     // Every queued line, "stopped" last, within the destination's deadline (log-destination.ts).
     await flushLogs(logger);
     process.exit(clean ? 0 : 1);

@@ -11,21 +11,28 @@ export type OtlpProtocol = 'http/protobuf' | 'http/json';
 export type SamplerName =
   'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
 
-export interface OtelConfig {
-  /** OTEL_SERVICE_NAME (the exporter's resource reads OTEL_RESOURCE_ATTRIBUTES beside it). */
-  readonly serviceName: string | undefined;
+/** One signal's export: where its batches go over which protocol, how often. */
+export interface SignalExport {
   readonly protocol: OtlpProtocol;
-  readonly sampler: SamplerName;
-  /** A ratio sampler's probability, 0 to 1 (OTEL_TRACES_SAMPLER_ARG; the specification's default is 1). */
-  readonly ratio: number;
-  /** Whether the log lines go too (OTEL_LOGS_EXPORTER: otlp, the default, or none). */
-  readonly logs: boolean;
-  /** How long spans wait in their batch before they are sent (OTEL_BSP_SCHEDULE_DELAY, which OpenTelemetry JS 3 no longer reads itself). */
+  /** How long a record waits in its batch (OTEL_BSP_SCHEDULE_DELAY, OTEL_BLRP_SCHEDULE_DELAY: OpenTelemetry JS 3 no longer reads them itself). */
   readonly scheduleDelayMs: number;
 }
 
-/** The specification's default batch delay. */
+export interface OtelConfig {
+  /** OTEL_SERVICE_NAME (the exporter's resource reads OTEL_RESOURCE_ATTRIBUTES beside it). */
+  readonly serviceName: string | undefined;
+  readonly sampler: SamplerName;
+  /** A ratio sampler's probability, 0 to 1 (OTEL_TRACES_SAMPLER_ARG; the specification's default is 1). */
+  readonly ratio: number;
+  /** Spans, with a traces endpoint and OTEL_TRACES_EXPORTER not none; else spans are made, not recorded or sent. */
+  readonly traces: SignalExport | undefined;
+  /** Each log line as a log record, with a logs endpoint and OTEL_LOGS_EXPORTER not none. */
+  readonly logs: SignalExport | undefined;
+}
+
+/** The specification's default batch delays: spans, log records. */
 export const DEFAULT_BSP_SCHEDULE_DELAY_MS = 5_000;
+export const DEFAULT_BLRP_SCHEDULE_DELAY_MS = 1_000;
 
 const SAMPLERS: readonly SamplerName[] = [
   'always_on',
@@ -44,33 +51,54 @@ const PROTOCOLS: readonly OtlpProtocol[] = ['http/protobuf', 'http/json'];
  * half the spans (docs/operating.md, "Traces").
  */
 export function otelConfig(env: Env): OtelConfig | undefined {
-  const otel = exportConfig(env);
-  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || '';
-  if (otel !== undefined && env.SENTRY_DSN)
-    throw new ConfigError('OTEL_EXPORTER_OTLP_ENDPOINT', endpoint, 'unset while SENTRY_DSN is set: export traces to one of them');
-  return otel;
-}
-
-function exportConfig(env: Env): OtelConfig | undefined {
-  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  if (!endpoint || env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
-  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() || 'otlp';
-  if (exporter === 'none') return undefined;
-  if (exporter !== 'otlp') throw new ConfigError('OTEL_TRACES_EXPORTER', env.OTEL_TRACES_EXPORTER!, 'otlp or none');
-  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_ENDPOINT']) {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
+  for (const name of ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_LOGS_ENDPOINT']) {
     const raw = env[name];
     if (raw && !/^https?:\/\/[^/]/.test(raw)) throw new ConfigError(name, raw, 'an http:// or https:// URL');
   }
-  // The traces-only variable before the general one, as the exporter reads them.
-  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL
-    ? oneOf(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', PROTOCOLS, 'http/protobuf')
-    : oneOf(env, 'OTEL_EXPORTER_OTLP_PROTOCOL', PROTOCOLS, 'http/protobuf');
+  const traces = signal(
+    env,
+    'TRACES',
+    [env.OTEL_TRACES_EXPORTER, env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL],
+    () => integer(env, 'OTEL_BSP_SCHEDULE_DELAY', DEFAULT_BSP_SCHEDULE_DELAY_MS, 1, 600_000),
+  );
+  const logs = signal(
+    env,
+    'LOGS',
+    [env.OTEL_LOGS_EXPORTER, env.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, env.OTEL_EXPORTER_OTLP_LOGS_PROTOCOL],
+    () => integer(env, 'OTEL_BLRP_SCHEDULE_DELAY', DEFAULT_BLRP_SCHEDULE_DELAY_MS, 1, 600_000),
+  );
+  if (traces === undefined && logs === undefined) return undefined;
+  if (env.SENTRY_DSN) {
+    const endpoint =
+      env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT || '';
+    throw new ConfigError('OTEL_EXPORTER_OTLP_ENDPOINT', endpoint, 'unset while SENTRY_DSN is set: export to one of them');
+  }
   return Object.freeze({
     serviceName: env.OTEL_SERVICE_NAME || undefined,
-    protocol,
     sampler: oneOf(env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on'),
     ratio: rate(env, 'OTEL_TRACES_SAMPLER_ARG') ?? 1,
-    logs: oneOf(env, 'OTEL_LOGS_EXPORTER', ['otlp', 'none'], 'otlp') === 'otlp',
-    scheduleDelayMs: integer(env, 'OTEL_BSP_SCHEDULE_DELAY', DEFAULT_BSP_SCHEDULE_DELAY_MS, 1, 600_000),
+    traces,
+    logs,
   });
+}
+
+/**
+ * One signal's export: on with its own endpoint or the general one, unless its exporter is none;
+ * its protocol its own variable's, else the general one's (as OpenTelemetry's exporters read them).
+ */
+function signal(
+  env: Env,
+  name: 'TRACES' | 'LOGS',
+  [exporter, ownEndpoint, ownProtocol]: (string | undefined)[],
+  delay: () => number,
+): SignalExport | undefined {
+  const chosen = exporter?.trim().toLowerCase() || 'otlp';
+  if (chosen === 'none') return undefined;
+  if (chosen !== 'otlp') throw new ConfigError(`OTEL_${name}_EXPORTER`, exporter!, 'otlp or none');
+  if (!ownEndpoint && !env.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
+  const protocol = ownProtocol
+    ? oneOf(env, `OTEL_EXPORTER_OTLP_${name}_PROTOCOL`, PROTOCOLS, 'http/protobuf')
+    : oneOf(env, 'OTEL_EXPORTER_OTLP_PROTOCOL', PROTOCOLS, 'http/protobuf');
+  return Object.freeze({ protocol, scheduleDelayMs: delay() });
 }

@@ -66,9 +66,11 @@ export function isolateFailureHook(
       return Promise.resolve();
     }
     if (!isThenable(settled)) return Promise.resolve();
+    // Adopted once: a lazy thenable (a query builder's) runs once however many wait on it.
+    const outcome = Promise.resolve(settled);
     inFlight += 1;
     // Counted until the hook's own promise settles, whenever that is: the host's wait is bounded, the hook's work is not.
-    Promise.resolve(settled).then(settledOne, settledOne);
+    outcome.then(settledOne, settledOne);
     return new Promise<void>((resolve) => {
       let done = false;
       const finish = () => {
@@ -82,7 +84,7 @@ export function isolateFailureHook(
         finish();
       }, timeoutMs);
       // Always handled, late or not: an unhandled rejection would be a process fault.
-      Promise.resolve(settled).then(
+      outcome.then(
         () => !done && finish(),
         (error: unknown) => {
           if (done) return;

@@ -8,7 +8,7 @@ import { ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { SeverityNumber, type LogAttributes, type LogRecord } from '@opentelemetry/api-logs';
 import type { Resource } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, LoggerProvider, type LogRecordExporter } from '@opentelemetry/sdk-logs';
-import type { OtelConfig } from '../config/otel-config.ts';
+import type { OtlpProtocol, SignalExport } from '../config/otel-config.ts';
 
 /** pino's levels (https://getpino.io/#/docs/api?id=levels) as OpenTelemetry's severities. */
 const SEVERITY: Record<number, [SeverityNumber, string]> = {
@@ -76,15 +76,15 @@ export interface LogExport {
   shutdown(): Promise<void>;
 }
 
-async function exporterOf(protocol: OtelConfig['protocol']): Promise<LogRecordExporter> {
+async function exporterOf(protocol: OtlpProtocol): Promise<LogRecordExporter> {
   if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-logs-otlp-http')).OTLPLogExporter();
   return new (await import('@opentelemetry/exporter-logs-otlp-proto')).OTLPLogExporter();
 }
 
-export async function startLogExport(otel: OtelConfig, resource: Resource): Promise<LogExport> {
+export async function startLogExport(logs: SignalExport, resource: Resource): Promise<LogExport> {
   const provider = new LoggerProvider({
     resource,
-    processors: [new BatchLogRecordProcessor({ exporter: await exporterOf(otel.protocol), scheduledDelayMillis: otel.scheduleDelayMs })],
+    processors: [new BatchLogRecordProcessor({ exporter: await exporterOf(logs.protocol), scheduledDelayMillis: logs.scheduleDelayMs })],
   });
   const logger = provider.getLogger('react-ssr-host');
   return {

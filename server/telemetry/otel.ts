@@ -6,7 +6,17 @@
 // its failure line carries. The access and failure lines carry the span's trace and span ids. An
 // app's own spans (through @opentelemetry/api) are children of the request's: the provider and an
 // AsyncLocalStorage context are registered globally.
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  context,
+  createContextKey,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
@@ -22,7 +32,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import type { Request, RequestHandler, Response as ExpressResponse } from 'express';
 import type { ServerBuild } from 'react-router';
-import type { OtelConfig } from '../config/otel-config.ts';
+import type { OtelConfig, OtlpProtocol } from '../config/otel-config.ts';
 import type { Reporter } from '../failures/recorder.ts';
 import type { TraceContext } from '../../shared/log-line.ts';
 import { pathOf } from '../observe/url-path.ts';
@@ -32,6 +42,8 @@ import { startLogExport } from './otel-logs.ts';
 const TRACER_NAME = 'react-ssr-host';
 /** The resource's service.name when OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES name none. */
 const DEFAULT_SERVICE_NAME = 'react-ssr-host';
+/** The request's own span in its context: inside a middleware's call, the active span is the middleware's. */
+const REQUEST_SPAN = createContextKey('react-ssr-host request span');
 /** What the exit waits for the last spans, as for Sentry's events (server/telemetry/sentry.ts): the drain's budget has it. */
 const SHUTDOWN_FLUSH_MS = 2_000;
 /** The host's own attributes, beside the semantic conventions' (https://opentelemetry.io/docs/specs/semconv/http/http-spans/). */
@@ -83,7 +95,7 @@ function samplerOf({ sampler, ratio }: OtelConfig): Sampler {
 }
 
 /** OTLP over HTTP as OTEL_EXPORTER_OTLP_PROTOCOL says; the exporter reads the endpoint, headers and timeout from the environment. */
-async function exporterOf(protocol: OtelConfig['protocol']): Promise<SpanExporter> {
+async function exporterOf(protocol: OtlpProtocol): Promise<SpanExporter> {
   if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
   return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
 }
@@ -97,10 +109,13 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
   }).merge(detectResources({ detectors: [envDetector] }));
   const provider = new TracerProvider({
     resource,
-    sampler: samplerOf(otel),
-    spanProcessors: [new BatchSpanProcessor({ exporter: await exporterOf(otel.protocol), scheduledDelayMillis: otel.scheduleDelayMs })],
+    // Traces off (logs alone): spans are still made, so lines and log records carry ids, but none is recorded.
+    sampler: otel.traces ? samplerOf(otel) : new AlwaysOffSampler(),
+    spanProcessors: otel.traces
+      ? [new BatchSpanProcessor({ exporter: await exporterOf(otel.traces.protocol), scheduledDelayMillis: otel.traces.scheduleDelayMs })]
+      : [],
   });
-  const logs = otel.logs ? await startLogExport(otel, resource) : undefined;
+  const logs = otel.logs ? await startLogExport(otel.logs, resource) : undefined;
   trace.setGlobalTracerProvider(provider);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
@@ -173,7 +188,7 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
         ended = true;
       };
       // Its last byte ends it; a client that leaves first, the request's own end (below).
-      const request = trace.getActiveSpan();
+      const request = context.active().getValue(REQUEST_SPAN) as Span | undefined;
       if (request !== undefined) documentEnds.set(request, done);
       const body = response.body.pipeThrough(new TransformStream({ flush: done }));
       return new Response(body, response);
@@ -196,7 +211,7 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
         );
         res.locals.otelSpan = span;
         res.once('close', () => end(req, res, span));
-        context.with(trace.setSpan(parent, span), next);
+        context.with(trace.setSpan(parent, span).setValue(REQUEST_SPAN, span), next);
       };
     },
     report({ error, digest }, res) {

@@ -7,33 +7,40 @@ import { EVERY_OTEL_VARIABLE, SENTRY_DSN } from '../support/every-variable.ts';
 // checked at boot. Over HTTP, against a receiver: tests/observe/otlp-export.test.ts.
 
 describe('OTEL_* configuration', () => {
-  it('is off, and nothing of the SDK loads, without an OTLP endpoint, when disabled, or with the exporter none', () => {
+  it('is off, and nothing of the SDK loads, without an OTLP endpoint, when disabled, or with both exporters none', () => {
     expect(loadConfig({}).otel).toBeUndefined();
     expect(loadConfig({ OTEL_SERVICE_NAME: 'shop' }).otel).toBeUndefined();
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' }).otel).toBeUndefined();
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).otel).toBeUndefined();
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none' }).otel,
+    ).toBeUndefined();
   });
 
-  it('reads every variable it documents, the traces-only ones before the general ones', () => {
+  it('reads every variable it documents, each signal its own before the general ones', () => {
     expect(loadConfig(EVERY_OTEL_VARIABLE).otel).toEqual({
       serviceName: 'shop-frontend',
-      protocol: 'http/json',
       sampler: 'parentbased_traceidratio',
       ratio: 0.1,
-      logs: false,
-      scheduleDelayMs: 1000,
+      traces: { protocol: 'http/json', scheduleDelayMs: 1000 },
+      logs: { protocol: 'http/protobuf', scheduleDelayMs: 500 },
     });
   });
 
-  it("defaults to the specification's: http/protobuf, parent-based always on", () => {
+  it("defaults to the specification's: both signals over http/protobuf, parent-based always on", () => {
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }).otel).toEqual({
       serviceName: undefined,
-      protocol: 'http/protobuf',
       sampler: 'parentbased_always_on',
       ratio: 1,
-      logs: true,
-      scheduleDelayMs: 5000,
+      traces: { protocol: 'http/protobuf', scheduleDelayMs: 5000 },
+      logs: { protocol: 'http/protobuf', scheduleDelayMs: 1000 },
     });
+  });
+
+  it('exports a signal only to an endpoint of its own or the general one, and as its exporter says', () => {
+    const tracesOnly = loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://tempo:4318/v1/traces' }).otel;
+    expect(tracesOnly).toMatchObject({ traces: { protocol: 'http/protobuf' }, logs: undefined });
+    const logsOnly = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }).otel;
+    expect(logsOnly).toMatchObject({ traces: undefined, logs: { protocol: 'http/protobuf' } });
   });
 
   it.each([
@@ -41,6 +48,8 @@ describe('OTEL_* configuration', () => {
     [{ OTEL_TRACES_SAMPLER: 'jaeger_remote' }, 'Invalid OTEL_TRACES_SAMPLER="jaeger_remote"'],
     [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, 'Invalid OTEL_TRACES_SAMPLER_ARG="1.5": expected a number from 0 to 1'],
     [{ OTEL_TRACES_EXPORTER: 'zipkin' }, 'Invalid OTEL_TRACES_EXPORTER="zipkin": expected otlp or none'],
+    [{ OTEL_LOGS_EXPORTER: 'console' }, 'Invalid OTEL_LOGS_EXPORTER="console": expected otlp or none'],
+    [{ OTEL_EXPORTER_OTLP_LOGS_PROTOCOL: 'grpc' }, 'Invalid OTEL_EXPORTER_OTLP_LOGS_PROTOCOL="grpc"'],
     [
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
       'Invalid OTEL_EXPORTER_OTLP_ENDPOINT="collector:4318": expected an http:// or https:// URL',

@@ -31,6 +31,7 @@ describe('OTLP export', () => {
       OTEL_SERVICE_NAME: 'shop-frontend',
       OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=staging',
       OTEL_BSP_SCHEDULE_DELAY: '50',
+      OTEL_BLRP_SCHEDULE_DELAY: '50',
     });
   });
   afterAll(async () => {
