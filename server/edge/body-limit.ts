@@ -97,11 +97,43 @@ export function limitBody(maxBytes: number, timeoutMs: number): RequestHandler {
   };
 }
 
-/** A body read as a stream: `read` fully means the request can be answered on a connection kept open. */
+/** A body read as a stream. */
 export interface StreamedBody {
   stream: ReadableStream<Uint8Array>;
-  /** Whether every byte was read: if not, the answer closes the connection (Node would read the rest to discard it). */
+  /** Whether every byte was read. */
   complete(): boolean;
+  /** The answer is going without the rest of the body: read it and drop it, for a bounded time (below). */
+  linger(): void;
+}
+
+/**
+ * How long the rest of an upload is still read and dropped once its answer no longer needs it
+ * (refused past the cap, or answered without reading it): nginx's lingering close. Closing with
+ * bytes unread makes the kernel reset the connection, and the reset can reach a client still
+ * sending before it has read the answer, which it then never sees (a fetch failed with EPIPE, not
+ * its 413). Past this the connection is cut: a client may not hold it longer by sending slowly.
+ */
+export const LINGER_MS = 2_000;
+const lingering = new WeakSet<IncomingMessage>();
+
+/** Whether the request's body is being read and dropped after its answer (server/edge/connections.ts leaves its connection open meanwhile). */
+export const isLingering = (req: IncomingMessage): boolean => lingering.has(req);
+
+/** Reads what is left of `req`'s body and drops it, for at most LINGER_MS; then the connection is cut. */
+function linger(req: Request): void {
+  if (req.complete || lingering.has(req)) return;
+  lingering.add(req);
+  const cut = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  const done = () => {
+    clearTimeout(cut);
+    lingering.delete(req);
+  };
+  req
+    .on('data', () => {})
+    .once('end', done)
+    .once('close', done)
+    .on('error', () => {});
+  req.resume();
 }
 
 /**
@@ -121,7 +153,7 @@ export function streamBody(req: Request, maxBytes: number, timeoutMs: number): S
   const stop = () => {
     clearTimeout(timer);
     req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onError);
-    req.pause(); // nothing more is read; the answer closes the connection
+    req.pause();
   };
   const fail = (error: HttpError) => {
     stop();
@@ -129,7 +161,11 @@ export function streamBody(req: Request, maxBytes: number, timeoutMs: number): S
   };
   const onData = (chunk: Buffer) => {
     received += chunk.length;
-    if (received > maxBytes) return fail(tooLarge(maxBytes));
+    if (received > maxBytes) {
+      fail(tooLarge(maxBytes));
+      // The client is still sending: it reads the 413 once it is done, or at the linger's end.
+      return linger(req);
+    }
     controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
     if ((controller.desiredSize ?? 0) <= 0) req.pause();
   };
@@ -159,5 +195,13 @@ export function streamBody(req: Request, maxBytes: number, timeoutMs: number): S
     // read, no 100 Continue sent, and the timeout has not started.
     new CountQueuingStrategy({ highWaterMark: 0 }),
   );
-  return { stream, complete: () => ended };
+  return {
+    stream,
+    complete: () => ended,
+    linger() {
+      if (ended) return;
+      stop();
+      linger(req);
+    },
+  };
 }

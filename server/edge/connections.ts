@@ -6,6 +6,7 @@ import { cut } from '../observe/log-bound.ts';
 import { ACCESS_ABORTED } from '../../shared/log-line.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { pathOf } from '../observe/url-path.ts';
+import { isLingering } from './body-limit.ts';
 
 // What one connection may hold. HTTP/1.1 lets a client send requests before reading the
 // answers (pipelining, RFC 9112 §9.3.2); Node parses a whole read at once (up to 64 KiB, a few
@@ -117,8 +118,9 @@ export function createConnectionBound(logger: Logger): ConnectionBound {
           // A response that leaves its request's body unread (a 4xx before the body was wanted)
           // would keep the connection until the body ends or the request timeout: close it.
           // Past the bound, the connection ends once what it was owed is written.
-          if ((res.writableFinished && !req.complete) || (connection.unserved !== undefined && connection.inFlight.size === 0))
-            socket.destroySoon();
+          // An upload's rest being read after its answer (body-limit.ts) is left to its bounded linger.
+          const unread = res.writableFinished && !req.complete && !isLingering(req);
+          if (unread || (connection.unserved !== undefined && connection.inFlight.size === 0)) socket.destroySoon();
         });
         return true;
       }

@@ -137,8 +137,8 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
     if (manifest?.diagnostics) response.headers.set('Cache-Control', PER_REQUEST_PAGE);
     const cookie = await deps.sessions.commit(session);
     if (cookie !== undefined) response.headers.append('Set-Cookie', cookie);
-    // An upload the action did not read to its end: Node would read the rest to discard it.
-    if (body !== undefined && !body.complete()) response.headers.set('Connection', 'close');
+    // An upload the action did not read to its end: the rest is read and dropped, for a bounded time.
+    if (body !== undefined && !body.complete()) body.linger();
     sendResponse(res, response, {
       perUser: !reads || deps.sessions.isPerUser(session),
       // After a write the browser GETs the target (303, RFC 9110 §15.4.4): a reload never posts again.

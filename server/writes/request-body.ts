@@ -5,8 +5,10 @@ import type { BodyLimits } from '../config/body-limits.ts';
 export interface RequestBody {
   /** A form's or JSON's bytes, read whole; a multipart upload's stream, read by the action. */
   content: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
-  /** Whether the body was read to its end: if not, the answer closes the connection. */
+  /** Whether the body was read to its end. */
   complete(): boolean;
+  /** An upload whose answer goes without the rest of it: read and dropped for a bounded time (server/edge/body-limit.ts). */
+  linger(): void;
   /** Its Content-Type, as sent (an empty body of no type is an empty urlencoded form). */
   type: string;
   /** The limits it was held to. */
@@ -73,8 +75,9 @@ function checkUrlencoded(text: string, { maxFields }: BodyLimits): void {
   }
 }
 
-/** A body read whole was read to its end. */
+/** A body read whole was read to its end: nothing to linger on. */
 const read = () => true;
+const nothingLeft = () => {};
 
 /** An empty body with no type is what a bare button posts: an empty form. */
 const EMPTY_FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -84,8 +87,8 @@ export async function readRequestBody(req: Request, timeoutMs: number, limits: B
   const type = req.headers['content-type'] ?? '';
   if (MULTIPART.test(type)) {
     if (!MULTIPART_BOUNDARY.test(type)) throw malformed('multipart without a boundary');
-    const { stream, complete } = streamBody(req, limits.maxBytes, timeoutMs);
-    return { content: stream, complete, type, limits };
+    const { stream, complete, linger } = streamBody(req, limits.maxBytes, timeoutMs);
+    return { content: stream, complete, linger, type, limits };
   }
   if (JSON_TYPE.test(type)) {
     const bytes = await readCapped(req, limits.maxTextBytes, timeoutMs);
@@ -96,7 +99,7 @@ export async function readRequestBody(req: Request, timeoutMs: number, limits: B
     } catch (cause) {
       throw malformed('invalid JSON', cause);
     }
-    return { content: bytes, complete: read, type, limits };
+    return { content: bytes, complete: read, linger: nothingLeft, type, limits };
   }
   const unsupported = httpError(415, 'Unsupported Content-Type: send a form (urlencoded or multipart) or JSON');
   if (type !== '' && !URLENCODED.test(type)) throw unsupported;
@@ -104,5 +107,5 @@ export async function readRequestBody(req: Request, timeoutMs: number, limits: B
   // No type and no body (a bare button's post) is an empty form; a body of no type is not one.
   if (type === '' && bytes.length > 0) throw unsupported;
   checkUrlencoded(utf8(bytes, 'the form'), limits);
-  return { content: bytes, complete: read, type: type === '' ? EMPTY_FORM_TYPE : type, limits };
+  return { content: bytes, complete: read, linger: nothingLeft, type: type === '' ? EMPTY_FORM_TYPE : type, limits };
 }
