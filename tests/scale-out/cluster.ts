@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fetchOnce } from '../../tools/harness/http.ts';
-import { freePort, sleep } from '../../tools/harness/net.ts';
+import { freePorts, sleep } from '../../tools/harness/net.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
 import { parseLog } from '../../tools/harness/server-log.ts';
 import type { Engine } from '../container/engine.ts';
@@ -55,7 +55,7 @@ export class Cluster {
   ) {}
 
   async start(image: string): Promise<void> {
-    const [lb, stats, app1, app2] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [lb, stats, app1, app2] = (await freePorts(4)) as [number, number, number, number];
     this.url = `http://127.0.0.1:${lb}`;
     this.statsUrl = `http://127.0.0.1:${stats}/stats;csv`;
     for (const [slot, port] of [app1, app2].entries()) this.replicas[slot] = await this.run(slot, port, image);

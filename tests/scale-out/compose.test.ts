@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageDigest } from '../../tools/harness/digests.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
-import { freePort, sleep } from '../../tools/harness/net.ts';
+import { freePorts, sleep } from '../../tools/harness/net.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
 import { parseLog } from '../../tools/harness/server-log.ts';
 import { copyBuildContext, engineEnv, findEngine, type Engine, type Result } from '../container/engine.ts';
@@ -72,14 +72,14 @@ if (found.engine === undefined || !hasCompose) {
       copyBuildContext(context);
       const pull = engine.kind === 'podman' ? ['--pull=never'] : [];
       await engine.must(['build', ...pull, '--network', 'host', '-t', IMAGE, context]);
-      const [app1, app2, balancer, stats, redis, redisPages, postgres] = [
-        await freePort(),
-        await freePort(),
-        await freePort(),
-        await freePort(),
-        await freePort(),
-        await freePort(),
-        await freePort(),
+      const [app1, app2, balancer, stats, redis, redisPages, postgres] = (await freePorts(7)) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
       ];
       env = {
         IMAGE: IMAGE_NAME,
