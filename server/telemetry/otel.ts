@@ -52,14 +52,8 @@ export const ROUTE_ATTRIBUTE = 'react_ssr_host.route';
 export const REQUEST_ID_ATTRIBUTE = 'react_ssr_host.request_id';
 
 type ServerInstrumentation = NonNullable<ServerBuild['entry']['module']['instrumentations']>[number];
-type HandlerResult = { status: 'success' | 'error'; error: unknown };
+type HandlerResult = { status: 'success' | 'error' };
 type RouteInstrument = (call: () => Promise<HandlerResult>, info: { pattern?: string }) => Promise<void>;
-
-/** What a route handler threw that is the server's failure: an Error, or an answer of 5xx; a 4xx is the client's (a `data()` of 404). */
-function isServerFailure(thrown: unknown): boolean {
-  const status = thrown instanceof Response ? thrown.status : (thrown as { init?: { status?: unknown } } | null)?.init?.status;
-  return typeof status === 'number' ? status >= 500 : true;
-}
 
 export interface OtelTracing {
   /** Opens the request's span and runs the rest of the request in its context; ends it when the response closes. */
@@ -154,8 +148,11 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
               `${kind} ${route.id}`,
               { attributes: { 'react_router.route.id': route.id, ...(info.pattern !== undefined && { 'http.route': info.pattern }) } },
               async (span) => {
+                // React Router calls a throw an error only for an Error: never a `data()` or a
+                // Response, so a 404 thrown on purpose is no error; the host's own failures are
+                // marked by report() (below), which sees them as the host records them.
                 const result = await call();
-                if (result.status === 'error' && isServerFailure(result.error)) span.setStatus({ code: SpanStatusCode.ERROR });
+                if (result.status === 'error') span.setStatus({ code: SpanStatusCode.ERROR });
                 span.end();
               },
             );
