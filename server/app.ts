@@ -1,18 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { createClientErrorsRouter } from './telemetry/client-errors.ts';
 import type { Config } from './config/config.ts';
 import { createDiagnosticsRouter } from './pages/diagnostics.ts';
 import { createDigester, type Digester } from './failures/digest.ts';
 import { createErrorHandler } from './error-pages/error-handler.ts';
-import { createFailureRecorder, type FailureRecorder, type RecorderDeps, type Reporter } from './failures/recorder.ts';
+import { createFailureRecorder, type FailureRecorder, type RecorderDeps } from './failures/recorder.ts';
 import { notFound } from './failures/errors.ts';
 import { createReportProofs, type ReportProofOptions, type ReportProofs } from './failures/report-proof.ts';
 import type { Frontend } from './assets/frontend.ts';
-import type { TraceMeta } from '../shared/runtime.ts';
 import type { Database } from '../shared/database.ts';
-import type { TraceContext } from '../shared/log-line.ts';
 import type { OnFailure } from '../shared/failure-event.ts';
 import { isolateFailureHook, type CallFailureHook } from './failures/failure-hook.ts';
 import { createTunnelRouter } from './telemetry/tunnel.ts';
@@ -22,7 +20,7 @@ import { createAccessLog } from './observe/access-log.ts';
 import type { Metrics } from './observe/metrics.ts';
 import { createReactRouterHandler } from './render/react-router-handler.ts';
 import { createPageRenderer, type PageRenderer } from './render/page-renderer.ts';
-import type { RenderTracing } from './render/render-tracing.ts';
+import type { RequestTelemetry } from './telemetry/request-telemetry.ts';
 import { createStoredPages } from './pages/stored-pages.ts';
 import { createRegeneration } from './render/regeneration.ts';
 import { createRefusalSummary, type RefusalSummary } from './observe/refusal-summary.ts';
@@ -55,16 +53,8 @@ export interface AppDeps {
   files?: FileStorage;
   /** True once the process has begun to drain; readiness then answers 503. */
   isShuttingDown?: () => boolean;
-  /** Sentry or OTLP export, when configured: where 5xx failures are reported, and the request's trace. */
-  telemetry?: {
-    report: Reporter;
-    traceMeta: () => TraceMeta | undefined;
-    traceContext?: () => TraceContext | undefined;
-    /** OpenTelemetry's export (server/telemetry/otel.ts): the request's span, opened before its access line, */
-    requestSpans?: (trustsPeer: (address: string | undefined) => boolean) => RequestHandler;
-    /** and the render's: a span for each middleware, loader and action, and one for the document. */
-    tracing?: RenderTracing;
-  };
+  /** Sentry or OTLP export or both, when configured: where 5xx failures are reported, and the request's trace. */
+  telemetry?: RequestTelemetry;
   /** Prometheus metrics, when METRICS_PORT is set (served apart, see metrics.ts). */
   metrics?: Metrics;
   /** Where 429 refusals are counted instead of logged one by one; flushed by the process at exit. */
@@ -104,7 +94,8 @@ function pageCache(config: Config, deps: AppDeps) {
   if (keeps && deps.cacheStore === undefined && config.cache.maxBytes === 0) return undefined;
   // The markers' secret: DIGEST_KEY, one per fleet, so every replica fills every replica's entries.
   const release = `${deps.frontend.build}\0${deps.serverBuild ?? ''}\0${config.release}`;
-  const template = createPageTemplate(release, config.digestKey ?? randomBytes(32).toString('base64url'));
+  const traceShape = deps.telemetry && { sentry: config.sentry !== undefined };
+  const template = createPageTemplate(release, config.digestKey ?? randomBytes(32).toString('base64url'), traceShape);
   return createPageCache({ store, channel: deps.invalidations, template, logger: deps.logger, now: deps.now });
 }
 
@@ -200,7 +191,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   app.use(refuseCrossSiteWrites(config));
   app.use(deps.frontend.middleware);
   // Files like the assets, compressed at build: answered before compression and the page handlers.
-  if (deps.prerendered) app.use(servePrerendered(deps.prerendered.dir, deps.prerendered.manifest, deps.logger));
+  if (deps.prerendered) app.use(servePrerendered(deps.prerendered.dir, deps.prerendered.manifest, deps.logger, traceMeta));
   // After the built assets (already compressed, as files): everything the app itself writes.
   if (config.compressResponses)
     app.use(compressResponses({ maxConcurrent: config.compressMaxConcurrent, onBusy: deps.metrics?.compressionBusy }));

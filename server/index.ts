@@ -32,6 +32,7 @@ import { loadAppBuild } from './assets/app-build.ts';
 import reactRouterConfig from '../react-router.config.ts';
 import { loadFailureHook } from './failures/failure-hook.ts';
 import { openFileFolders } from './writes/file-folders.ts';
+import { requestTelemetry } from './telemetry/request-telemetry.ts';
 
 /** The project root: this file runs from server/ in dev and from dist/server/ when built. */
 const projectRoot = () => projectRootOf(import.meta.url);
@@ -131,9 +132,13 @@ async function main(): Promise<void> {
   }
   const metrics = config.metricsPort === undefined ? undefined : createMetrics(config);
   // OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT): OpenTelemetry's SDK is loaded only then; its logs take every line.
-  const otel = config.otel && (await (await import('./telemetry/otel.ts')).startOtelTracing(config.otel, config));
+  const otel =
+    config.otel &&
+    (await (await import('./telemetry/otel.ts')).startOtelTracing(config.otel, { ...config, sentryDsn: config.sentry?.dsn }));
   const logger = createLogger(config, undefined, metrics, otel?.exportLine);
+  if (otel) (await import('./telemetry/export-failures.ts')).sayExportFailures(logger);
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
+  const telemetry = requestTelemetry(otel, sentry, config);
   const { fixStack } = createSourceMapper();
   // The app first: its failure hook and migrations are its own (server/assets/app-build.ts).
   const frontend = await createFrontend(config, logger, fixStack);
@@ -147,7 +152,7 @@ async function main(): Promise<void> {
     fixStack,
     metrics,
     onFailure: appHook,
-    reporter: sentry?.reportToSentry ?? otel?.report,
+    reporter: telemetry?.report,
     faultReporter: sentry?.reportFault,
     reportProofs: fleet.spentProofs && { spent: fleet.spentProofs },
   });
@@ -173,11 +178,6 @@ async function main(): Promise<void> {
   sayWhereSessionsAre(config, sessions.kind, logger);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   metrics?.trackReadiness(drain.isShuttingDown);
-  // Trace ids on log lines only with tracing on: without a sample rate Sentry makes no spans.
-  const traceContext = config.sentry?.tracesSampleRate === undefined ? undefined : sentry?.currentTraceContext;
-  const telemetry =
-    (sentry && { report: sentry.reportToSentry, traceMeta: sentry.currentTraceMeta, traceContext }) ||
-    (otel && { ...otel, traceMeta: () => undefined, tracing: otel });
   const refusals = createRefusalSummary(logger);
   const serverBuild = serverBuildOf(config);
   const server = createHttpServer(

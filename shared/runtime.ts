@@ -2,10 +2,14 @@
 // host (server/render/document-head.ts), whatever the app's own entry: the host's browser code
 // (client/router/) and the error texts read it.
 
-/** The server request's trace (Sentry's sentry-trace and baggage), continued by the browser. */
+/**
+ * The server request's trace, continued by the browser: as a W3C traceparent (its failure reports
+ * send it back), and with Sentry as its sentry-trace and baggage (Sentry's browser SDK reads them).
+ */
 export interface TraceMeta {
-  readonly sentryTrace: string;
-  readonly baggage: string;
+  readonly traceparent: string;
+  readonly sentryTrace?: string;
+  readonly baggage?: string;
 }
 
 /** The browser SDK's settings, written by the server so one build serves every environment. */

@@ -23,6 +23,17 @@ export function digestOf(error: unknown): string {
   return serverDigestOf(error)?.digest ?? clientDigest(error);
 }
 
+/**
+ * The page's trace as the server named it: in its head (server/render/document-head.ts), or for a
+ * page prerendered at build, in its answer's Server-Timing (server/pages/prerendered-pages.ts).
+ */
+function pageTraceparent(): string | undefined {
+  const written = window[RUNTIME_GLOBAL]?.trace?.traceparent;
+  if (written) return written;
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return navigation?.serverTiming.find((entry) => entry.name === 'traceparent')?.description;
+}
+
 export const reportToServer: Report = (kind, error, digest) => {
   const err = error instanceof Error ? error : new Error(String(error));
   const body = JSON.stringify({
@@ -35,6 +46,7 @@ export const reportToServer: Report = (kind, error, digest) => {
     stack: err.stack ? err.stack.slice(0, MAX_STACK_CHARS) : undefined,
     path: window.location.pathname,
     pageReqId: window[RUNTIME_GLOBAL]?.requestId,
+    pageTraceparent: pageTraceparent(),
   });
   // keepalive lets the report leave even if the user navigates away at once.
   void fetch(CLIENT_ERRORS_PATH, { method: 'POST', keepalive: true, headers: { 'Content-Type': 'application/json' }, body }).catch(

@@ -46,9 +46,10 @@ const SAMPLERS: readonly SamplerName[] = [
 const PROTOCOLS: readonly OtlpProtocol[] = ['http/protobuf', 'http/json'];
 
 /**
- * Undefined when nothing is to be exported: then nothing of OpenTelemetry's SDK is loaded. Refused
- * beside SENTRY_DSN for now: each sets up a tracer provider of its own, and two would each see
- * half the spans (docs/operating.md, "Traces").
+ * Undefined when nothing is to be exported: then nothing of OpenTelemetry's SDK is loaded. Beside
+ * SENTRY_DSN, OpenTelemetry owns tracing and sends Sentry the same spans (server/telemetry/otel.ts):
+ * one sampler decides for both, so Sentry's own trace sampling is refused rather than ignored
+ * (docs/operating.md, "Traces").
  */
 export function otelConfig(env: Env): OtelConfig | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
@@ -70,9 +71,10 @@ export function otelConfig(env: Env): OtelConfig | undefined {
   );
   if (traces === undefined && logs === undefined) return undefined;
   if (env.SENTRY_DSN) {
-    const endpoint =
-      env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT || '';
-    throw new ConfigError('OTEL_EXPORTER_OTLP_ENDPOINT', endpoint, 'unset while SENTRY_DSN is set: export to one of them');
+    for (const name of ['SENTRY_TRACES_SAMPLE_RATE', 'SENTRY_TRUST_UPSTREAM_SAMPLING']) {
+      const value = env[name];
+      if (value) throw new ConfigError(name, value, 'unset beside OTLP export: OTEL_TRACES_SAMPLER samples the spans both receive');
+    }
   }
   return Object.freeze({
     serviceName: env.OTEL_SERVICE_NAME || undefined,

@@ -15,15 +15,21 @@ const ALL_ZERO = /^0+$/;
 const MAX_TRACEPARENT_CHARS = 512;
 
 /**
- * The trace id and flags of a valid header, or undefined: none, several (Node joins repeated
- * headers with ", ", which no valid value holds), malformed, version ff, an all-zero id.
+ * A valid value's fields, or undefined: none, several (Node joins repeated headers with ", ",
+ * which no valid value holds), not a string, malformed, version ff, an all-zero id.
  */
-export function parseTraceparent(header: string | string[] | undefined): TraceContext | undefined {
-  if (typeof header !== 'string' || header.length > MAX_TRACEPARENT_CHARS) return undefined;
-  const match = TRACEPARENT.exec(header.trim());
+export function readTraceparent(value: unknown): { traceId: string; parentId: string; flags: string } | undefined {
+  if (typeof value !== 'string' || value.length > MAX_TRACEPARENT_CHARS) return undefined;
+  const match = TRACEPARENT.exec(value.trim());
   if (match === null) return undefined;
   const [, version, traceId, parentId, flags, rest] = match as unknown as [string, string, string, string, string, string | undefined];
   if (version === INVALID_VERSION || (version === VERSION_00 && rest !== undefined)) return undefined;
   if (ALL_ZERO.test(traceId) || ALL_ZERO.test(parentId)) return undefined;
-  return { trace_id: traceId, trace_flags: flags };
+  return { traceId, parentId, flags };
+}
+
+/** A header's trace id and flags, for a request's lines: not its parent id, which is the caller's span, not this request's. */
+export function parseTraceparent(header: string | string[] | undefined): TraceContext | undefined {
+  const fields = readTraceparent(header);
+  return fields && { trace_id: fields.traceId, trace_flags: fields.flags };
 }

@@ -200,8 +200,8 @@ export function createPageCache(deps: PageCacheDeps) {
     },
 
     /** The values a spec's render is made with: its markers in place of the per-request values (page-template.ts). */
-    markersOf(spec: CacheSpec, withTrace: boolean): PageValues {
-      return template.markers(spec.marker, withTrace);
+    markersOf(spec: CacheSpec): PageValues {
+      return template.markers(spec.marker);
     },
 
     /**

@@ -4,7 +4,7 @@ import { Transform } from 'node:stream';
 import type { TraceMeta } from '../../shared/runtime.ts';
 
 // A stored page is a template: it is rendered with a marker where each per-request value goes
-// (the CSP nonce, the request id, the host name, the trace's two values), and every answer gets
+// (the CSP nonce, the request id, the host name, the trace's values), and every answer gets
 // its own values filled in, a fresh render's as it streams and a stored page's whole
 // (docs/caching.md, "Per-request values"). Markers are letters and digits, which React's
 // escaping and the runtime's JSON leave as they are, all of one length. Each render has markers
@@ -21,7 +21,10 @@ export interface PageValues {
 
 /** What may be written where a marker stood, unescaped: in an attribute, in text or in a script's JSON alike. */
 const SAFE_VALUE = /^[\w.:,;=%+/@[\]-]*$/;
-const ROLES = { nonce: 'n', requestId: 'i', hostname: 'h', sentryTrace: 't', baggage: 'b' } as const;
+const ROLES = { nonce: 'n', requestId: 'i', hostname: 'h', traceparent: 'p', sentryTrace: 't', baggage: 'b' } as const;
+
+/** Which trace values the host writes into a page: none without tracing, Sentry's two beside the traceparent with Sentry. */
+export type TraceShape = { sentry: boolean } | undefined;
 
 /** Bytes and roles, alternating: even indexes are the page's bytes, odd ones name a marker's role. */
 export type TemplatePieces = readonly (Buffer | string)[];
@@ -31,8 +34,8 @@ export interface PageTemplate {
   readonly namespace: string;
   /** A new render's markers' id. */
   newMarker(): string;
-  /** The values a template with these markers is rendered with. */
-  markers(marker: string, withTrace: boolean): PageValues;
+  /** The values a template with these markers is rendered with: every answer's trace is its own, a regeneration's included. */
+  markers(marker: string): PageValues;
   /** Whether these values can be written into a page as they are; if not, the request renders without the cache. */
   fits(values: PageValues): boolean;
   /** A template cut at its markers and its text encoded, to be filled many times (`fillPieces`) without searching or encoding it again. */
@@ -47,7 +50,7 @@ const MARKER_BYTES = 16;
 export const MARKER_ID = /^[0-9a-f]{32}$/;
 
 /** `secret`: DIGEST_KEY where set (one per fleet), so the namespace says nothing of the build to a reader of Redis. */
-export function createPageTemplate(build: string, secret: string): PageTemplate {
+export function createPageTemplate(build: string, secret: string, traceShape: TraceShape): PageTemplate {
   const namespace = createHash('sha256').update(`${secret}\0${build}`).digest('hex').slice(0, 16);
   const markerOf = (id: string, role: string) => `rsh${id}${role}`;
   /** How many characters at the end of `text` may begin a marker of `prefix` (0 almost always). */
@@ -57,11 +60,12 @@ export function createPageTemplate(build: string, secret: string): PageTemplate 
     }
     return 0;
   };
-  const patternOf = (id: string) => new RegExp(`rsh${id}([nihtb])`, 'g');
+  const patternOf = (id: string) => new RegExp(`rsh${id}([nihptb])`, 'g');
   const byRole = (values: PageValues): Record<string, string> => ({
     n: values.nonce,
     i: values.requestId,
     h: values.hostname,
+    p: values.trace?.traceparent ?? '',
     t: values.trace?.sentryTrace ?? '',
     b: values.trace?.baggage ?? '',
   });
@@ -83,11 +87,14 @@ export function createPageTemplate(build: string, secret: string): PageTemplate 
   return {
     namespace,
     newMarker: () => randomBytes(MARKER_BYTES).toString('hex'),
-    markers: (id, withTrace) => ({
+    markers: (id) => ({
       nonce: markerOf(id, ROLES.nonce),
       requestId: markerOf(id, ROLES.requestId),
       hostname: markerOf(id, ROLES.hostname),
-      trace: withTrace ? { sentryTrace: markerOf(id, ROLES.sentryTrace), baggage: markerOf(id, ROLES.baggage) } : undefined,
+      trace: traceShape && {
+        traceparent: markerOf(id, ROLES.traceparent),
+        ...(traceShape.sentry && { sentryTrace: markerOf(id, ROLES.sentryTrace), baggage: markerOf(id, ROLES.baggage) }),
+      },
     }),
     fits: (values) => Object.values(byRole(values)).every((value) => SAFE_VALUE.test(value)),
     piecesOf,

@@ -10,6 +10,7 @@ import type { RequestTarget } from '../observe/url-path.ts';
 import { hashedPolicy } from './inline-hashes.ts';
 import { CACHE_HEADER } from './page-cache.ts';
 import type { PrerenderedAnswer, PrerenderedBytes, PrerenderedPage, PrerenderManifest } from './prerender-manifest.ts';
+import type { TraceMeta } from '../../shared/runtime.ts';
 
 // Pages prerendered at build, answered from their files before any page handler (docs/caching.md,
 // "Prerendered pages"): a GET or HEAD of a listed path without a query, or of its navigation data
@@ -74,7 +75,13 @@ function cacheControl(headers: Record<string, string>): string {
     .join(', ');
 }
 
-export function servePrerendered(dir: string, manifest: PrerenderManifest, logger: Logger): RequestHandler {
+/** `traceMeta`: the answer's own trace, named in its Server-Timing (a page made at build has none written in it). */
+export function servePrerendered(
+  dir: string,
+  manifest: PrerenderManifest,
+  logger: Logger,
+  traceMeta?: () => TraceMeta | undefined,
+): RequestHandler {
   const pages = new Map(Object.entries(manifest.pages));
   const read = fileMemory(dir, MAX_MEMORY_BYTES);
   const told = new Set<string>();
@@ -108,6 +115,10 @@ export function servePrerendered(dir: string, manifest: PrerenderManifest, logge
     if (available.size > 0) res.vary('Accept-Encoding');
     res.set({ 'Cache-Control': cacheControl(answer.headers), ETag: representation.etag, [CACHE_HEADER]: PRERENDERED });
     if (kind === 'document') {
+      // Its bytes (and ETag) are the build's, so the trace rides beside them, where the browser's
+      // Navigation Timing reads it (https://www.w3.org/TR/server-timing/) and so does the host's failure report.
+      const trace = traceMeta?.();
+      if (trace !== undefined) res.setHeader('Server-Timing', `traceparent;desc="${trace.traceparent}"`);
       const policy = res.getHeader('Content-Security-Policy');
       const nonce = res.locals.cspNonce;
       if (typeof policy === 'string' && nonce !== undefined)

@@ -82,7 +82,7 @@ export function createStoredPages(deps: StoredPagesDeps) {
     const spec: CacheSpec = cache.specOf({ ...key, routeId, policy });
     const headerReads = new Set<string>();
     return {
-      markers: cache.markersOf(spec, values.trace !== undefined),
+      markers: cache.markersOf(spec),
       headerReads,
       tee(body, response, perUser, deadline) {
         const facts = (): RenderFacts => ({

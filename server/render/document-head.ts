@@ -30,17 +30,22 @@ export interface DocumentHead {
 const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
- * The script for `runtime`, with this answer's nonce; with a trace, its two meta tags too, which
- * Sentry's browser tracing reads to make the page load a span of the server request's trace
+ * The script for `runtime`, with this answer's nonce; with a trace, its meta tags too: the
+ * `traceparent` OpenTelemetry's browser document-load instrumentation reads ("Send a trace parent
+ * from your server": https://www.npmjs.com/package/@opentelemetry/instrumentation-document-load),
+ * which the host's own failure reports send back (client/router/error-hooks.tsx), and with Sentry the
+ * two its browser tracing reads to make the page load a span of the server request's trace
  * (https://docs.sentry.io/platforms/javascript/tracing/distributed-tracing/custom-instrumentation/#inject-tracing-information-into-rendered-html).
  */
 export function runtimeScript(runtime: RuntimeConfig, nonce: string): string {
   const { trace } = runtime;
-  const meta =
+  const meta = (name: string, value: string | undefined) =>
+    value === undefined ? '' : `<meta name="${name}" content="${attribute(value)}">`;
+  const tags =
     trace === undefined
       ? ''
-      : `<meta name="sentry-trace" content="${attribute(trace.sentryTrace)}"><meta name="baggage" content="${attribute(trace.baggage)}">`;
-  return `${meta}<script nonce="${nonce}">window.${RUNTIME_GLOBAL}=${serializeForScript(runtime)}</script>`;
+      : meta('traceparent', trace.traceparent) + meta('sentry-trace', trace.sentryTrace) + meta('baggage', trace.baggage);
+  return `${tags}<script nonce="${nonce}">window.${RUNTIME_GLOBAL}=${serializeForScript(runtime)}</script>`;
 }
 
 /** How far into the document the head's end is looked for; a document without one gets the script first and nothing else. */

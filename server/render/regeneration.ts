@@ -57,7 +57,7 @@ export function createRegeneration(deps: RegenerationDeps) {
           headers: fetchHeaders(req, COOKIE_HEADERS),
           session,
           deadline,
-          values: cache.markersOf(spec, false),
+          values: cache.markersOf(spec),
           bot: isBot(req.get('user-agent')),
           kind: 'revalidation',
           headerReads,

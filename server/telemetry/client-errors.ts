@@ -12,6 +12,7 @@ import type { ClientWindows } from '../edge/client-windows.ts';
 import { LINE_LEVEL } from '../observe/log-levels.ts';
 import { REQUEST_ID } from '../../shared/log-line.ts';
 import type { CallFailureHook } from '../failures/failure-hook.ts';
+import { readTraceparent } from '../observe/trace-parent.ts';
 
 // Without Sentry, browsers report their failures here, so the server log alone covers both
 // sides: one structured line per client failure, with the digest the user sees. Reports are
@@ -39,6 +40,12 @@ export interface ClientErrorReport {
   pageReqId?: string;
   /** With a server digest: the proof the server wrote beside it (shared/digest-proof.ts). */
   proof?: string;
+  /**
+   * The page's trace, as the server wrote it into the page (server/render/document-head.ts): the
+   * line takes its ids, so the browser's failure is a record of the trace that served the page.
+   * Unproven, like pageReqId: a client can join only a trace whose 128-bit id it was shown.
+   */
+  pageTrace?: { trace_id: string; span_id: string; trace_flags: string };
 }
 
 function text(value: unknown, name: string, max: number): string {
@@ -69,6 +76,8 @@ export function parseReport(body: unknown): ClientErrorReport {
   if (input.stack !== undefined && input.stack !== '') report.stack = capStack(text(input.stack, 'stack', MAX_REPORT_BYTES));
   if (typeof input.pageReqId === 'string' && REQUEST_ID.test(input.pageReqId)) report.pageReqId = input.pageReqId;
   if (typeof input.proof === 'string' && PROOF.test(input.proof)) report.proof = input.proof;
+  const trace = readTraceparent(input.pageTraceparent);
+  if (trace !== undefined) report.pageTrace = { trace_id: trace.traceId, span_id: trace.parentId, trace_flags: trace.flags };
   return report;
 }
 
@@ -118,10 +127,10 @@ export function createClientErrorsRouter(
     async (req: Request, res) => {
       res.locals.route = CLIENT_ERRORS_PATH;
       const report = parseReport(jsonBody(req));
-      const { stack, type, message, digest: _digest, proof: _proof, ...where } = report;
+      const { stack, type, message, digest: _digest, proof: _proof, pageTrace, ...where } = report;
       const fields = await digestFields(report, proofs);
       const msg = fields.verified === false ? 'client error naming a server digest without a valid proof' : 'client error';
-      logger[LINE_LEVEL.report]({ side: 'client', reqId: req.id, ...fields, ...where, error: { type, message, stack } }, msg);
+      logger[LINE_LEVEL.report]({ side: 'client', reqId: req.id, ...fields, ...where, ...pageTrace, error: { type, message, stack } }, msg);
       res.status(204).end();
       if (onFailure && fields.verified === true) {
         // The page's failure, not the report's POST: its path is the route; no method or path of a request of its own.
@@ -133,6 +142,7 @@ export function createClientErrorsRouter(
           reqId: report.pageReqId,
           method: undefined,
           path: undefined,
+          ...(pageTrace && { trace: pageTrace }),
         };
         res.once('close', () => void onFailure({ ...event, error: { type, message, stack } }));
       }

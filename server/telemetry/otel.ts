@@ -5,7 +5,8 @@
 // route, with its status, and on a failure the digest and an exception event, the same digest
 // its failure line carries. The access and failure lines carry the span's trace and span ids. An
 // app's own spans (through @opentelemetry/api) are children of the request's: the provider and an
-// AsyncLocalStorage context are registered globally.
+// AsyncLocalStorage context are registered globally. With SENTRY_DSN too, the same provider sends
+// Sentry the same spans (./sentry-spans.ts), and Sentry's events name its trace (server/instrument.ts).
 import {
   context,
   createContextKey,
@@ -20,23 +21,16 @@ import {
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-  type Sampler,
-  type SpanExporter,
-} from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { Request, RequestHandler, Response as ExpressResponse } from 'express';
 import type { ServerBuild } from 'react-router';
-import type { OtelConfig, OtlpProtocol } from '../config/otel-config.ts';
+import type { OtelConfig } from '../config/otel-config.ts';
 import type { Reporter } from '../failures/recorder.ts';
 import type { TraceContext } from '../../shared/log-line.ts';
+import type { TraceMeta } from '../../shared/runtime.ts';
 import { pathOf } from '../observe/url-path.ts';
 import { startLogExport } from './otel-logs.ts';
+import { processorsOf, samplerOf } from './span-export.ts';
 
 /** What the spans' scope is called in a backend. */
 const TRACER_NAME = 'react-ssr-host';
@@ -62,6 +56,9 @@ export interface OtelTracing {
   report: Reporter;
   /** The request's span's ids, for its access and failure lines (server/observe/access-log.ts). */
   traceContext(): TraceContext | undefined;
+  /** The active span as a page's `traceparent` (shared/runtime.ts), and the span itself. */
+  traceMeta(): TraceMeta | undefined;
+  activeSpan(): Span | undefined;
   /** React Router's instrumentation (its entry's `instrumentations`): a span for each middleware, loader and action. */
   instrumentations: ServerInstrumentation[];
   /** A span over the document's render and streaming, to its last byte (or the client leaving). */
@@ -72,29 +69,18 @@ export interface OtelTracing {
   shutdown(): Promise<void>;
 }
 
-function samplerOf({ sampler, ratio }: OtelConfig): Sampler {
-  const root = { always_on: new AlwaysOnSampler(), always_off: new AlwaysOffSampler(), traceidratio: new TraceIdRatioBasedSampler(ratio) };
-  switch (sampler) {
-    case 'always_on':
-    case 'always_off':
-    case 'traceidratio':
-      return root[sampler];
-    case 'parentbased_always_on':
-      return new ParentBasedSampler({ root: root.always_on });
-    case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: root.always_off });
-    case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: root.traceidratio });
-  }
+/** `00-<trace id>-<span id>-<flags>`: https://www.w3.org/TR/trace-context/#traceparent-header */
+const traceparentOf = ({ traceId, spanId, traceFlags }: { traceId: string; spanId: string; traceFlags: number }) =>
+  `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`;
+
+interface Identity {
+  release: string;
+  replica: string;
+  /** SENTRY_DSN, when Sentry takes the spans too. */
+  sentryDsn: string | undefined;
 }
 
-/** OTLP over HTTP as OTEL_EXPORTER_OTLP_PROTOCOL says; the exporter reads the endpoint, headers and timeout from the environment. */
-async function exporterOf(protocol: OtlpProtocol): Promise<SpanExporter> {
-  if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
-  return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
-}
-
-export async function startOtelTracing(otel: OtelConfig, { release, replica }: { release: string; replica: string }): Promise<OtelTracing> {
+export async function startOtelTracing(otel: OtelConfig, { release, replica, sentryDsn }: Identity): Promise<OtelTracing> {
   // service.version and service.instance.id are the host's (RELEASE, REPLICA); OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME override them.
   const resource = resourceFromAttributes({
     'service.name': DEFAULT_SERVICE_NAME,
@@ -105,9 +91,7 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
     resource,
     // Traces off (logs alone): spans are still made, so lines and log records carry ids, but none is recorded.
     sampler: otel.traces ? samplerOf(otel) : new AlwaysOffSampler(),
-    spanProcessors: otel.traces
-      ? [new BatchSpanProcessor({ exporter: await exporterOf(otel.traces.protocol), scheduledDelayMillis: otel.traces.scheduleDelayMs })]
-      : [],
+    spanProcessors: otel.traces ? await processorsOf(otel.traces, sentryDsn) : [],
   });
   const logs = otel.logs ? await startLogExport(otel.logs, resource) : undefined;
   trace.setGlobalTracerProvider(provider);
@@ -230,6 +214,11 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica }: {
       const { traceId, spanId, traceFlags } = span.spanContext();
       return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags.toString(16).padStart(2, '0') };
     },
+    traceMeta() {
+      const span = trace.getActiveSpan();
+      return span && { traceparent: traceparentOf(span.spanContext()) };
+    },
+    activeSpan: () => trace.getActiveSpan(),
     async shutdown() {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_FLUSH_MS)));

@@ -1,6 +1,7 @@
 // The server's side of Sentry, loaded (dynamically, by server/index.ts) only when SENTRY_DSN
 // is set; Sentry.init itself runs earlier, in instrument.ts.
 import * as Sentry from '@sentry/node';
+import type { Span as OpenTelemetrySpan } from '@opentelemetry/api';
 import type { Reporter } from '../failures/recorder.ts';
 import type { TraceContext } from '../../shared/log-line.ts';
 import type { TraceMeta } from '../../shared/runtime.ts';
@@ -30,11 +31,22 @@ export function reportFault(error: unknown, digest: string): void {
   });
 }
 
-/** The request span's trace, for the page's <head> so the browser's page load joins it. */
-export function currentTraceMeta(): TraceMeta | undefined {
-  const data = Sentry.getTraceData();
-  const sentryTrace = data['sentry-trace'];
-  return sentryTrace ? { sentryTrace, baggage: data.baggage ?? '' } : undefined;
+/** sentry-trace's `<trace id>-<span id>[-<sampled>]` (https://develop.sentry.dev/sdk/telemetry/traces/#header-sentry-trace). */
+const SENTRY_TRACE = /^([0-9a-f]{32})-([0-9a-f]{16})(?:-([01]))?$/;
+
+/**
+ * The request span's trace, for the page's <head> so the browser's page load joins it: Sentry's
+ * two values, and the same trace as a W3C traceparent (its sampled flag 0 while undecided). With
+ * OTLP export, `span` is OpenTelemetry's active span (./otel.ts), which Sentry reads as its own.
+ */
+export function traceMetaOf(span?: OpenTelemetrySpan): TraceMeta | undefined {
+  // Sentry's span type is OpenTelemetry's shape: getTraceData reads its spanContext() (and its
+  // root's name for the baggage); tests/observe/otlp-beside-sentry.test.ts checks the meta it makes.
+  const data = Sentry.getTraceData(span === undefined ? {} : { span });
+  const match = SENTRY_TRACE.exec(data['sentry-trace'] ?? '');
+  if (match === null) return undefined;
+  const [sentryTrace, traceId, spanId, sampled] = match as unknown as [string, string, string, string | undefined];
+  return { traceparent: `00-${traceId}-${spanId}-0${sampled === '1' ? 1 : 0}`, sentryTrace, baggage: data.baggage ?? '' };
 }
 
 /**

@@ -43,6 +43,12 @@ describe('OTEL_* configuration', () => {
     expect(logsOnly).toMatchObject({ traces: undefined, logs: { protocol: 'http/protobuf' } });
   });
 
+  it('takes export beside SENTRY_DSN: both are configured, one sampler for both', () => {
+    const both = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', SENTRY_DSN });
+    expect(both.otel).toMatchObject({ sampler: 'parentbased_always_on', traces: { protocol: 'http/protobuf' } });
+    expect(both.sentry).toMatchObject({ dsn: SENTRY_DSN, tracesSampleRate: undefined });
+  });
+
   it.each([
     [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'Invalid OTEL_EXPORTER_OTLP_PROTOCOL="grpc": expected one of http/protobuf, http/json'],
     [{ OTEL_TRACES_SAMPLER: 'jaeger_remote' }, 'Invalid OTEL_TRACES_SAMPLER="jaeger_remote"'],
@@ -54,7 +60,11 @@ describe('OTEL_* configuration', () => {
       { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
       'Invalid OTEL_EXPORTER_OTLP_ENDPOINT="collector:4318": expected an http:// or https:// URL',
     ],
-    [{ SENTRY_DSN }, 'Invalid OTEL_EXPORTER_OTLP_ENDPOINT="http://c:4318": expected unset while SENTRY_DSN is set'],
+    [
+      { SENTRY_DSN, SENTRY_TRACES_SAMPLE_RATE: '0.5' },
+      'Invalid SENTRY_TRACES_SAMPLE_RATE="0.5": expected unset beside OTLP export: OTEL_TRACES_SAMPLER samples the spans both receive',
+    ],
+    [{ SENTRY_DSN, SENTRY_TRUST_UPSTREAM_SAMPLING: 'true' }, 'Invalid SENTRY_TRUST_UPSTREAM_SAMPLING="true"'],
   ])('refuses %o at boot, naming the variable and the value', (env, message) => {
     expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', ...env })).toThrow(message);
   });

@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isAccessLine } from '../../shared/log-line.ts';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { APP_BUILDS, DIAG, DIAG_TOKEN } from '../support/test-app.ts';
+import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
+import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
 
 // Traces over OTLP (server/telemetry/otel.ts): the built server exports to a receiver the test
 // runs, as OpenTelemetry's environment variables configure it, and each request arrives as one
@@ -35,6 +37,7 @@ describe('OTLP export', () => {
     });
   });
   afterAll(async () => {
+    await closeContexts(await sharedBrowser());
     await server?.stop();
     await receiver?.close();
   });
@@ -130,5 +133,73 @@ describe('OTLP export', () => {
       (span) => span.parentSpanId === failedRequest.spanId && /^loader .*loader-error$/.test(span.name),
     );
     expect(failedLoader.statusCode).toBe(2);
+  });
+
+  /** The trace a page names in its head (server/render/document-head.ts): its trace id and span id. */
+  const pageTrace = (body: string) => /<meta name="traceparent" content="00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]">/.exec(body)?.slice(1);
+
+  it("names each answer's own trace in a stored page: the MISS and the HIT each carry their request's, never the renderer's", async () => {
+    const answers = [];
+    for (const expected of ['MISS', 'HIT']) {
+      const res = await fetchOnce(`${server.url}/cached?trace=per-answer`, { headers: { 'user-agent': BROWSER_UA } });
+      expect(res.headers['x-cache']).toBe(expected);
+      const line = await accessLineOf(res.headers['x-request-id'] as string);
+      expect(pageTrace(res.body)?.[0]).toBe(line.trace_id);
+      answers.push(line.trace_id);
+    }
+    expect(answers[0]).not.toBe(answers[1]);
+  });
+
+  it("names a prerendered answer's trace in its Server-Timing: the bytes stay the build's", async () => {
+    const res = await fetchOnce(`${server.url}/prerendered/fine`, { headers: { 'user-agent': BROWSER_UA } });
+    expect(res.headers['x-cache']).toBe('PRERENDERED');
+    const line = await accessLineOf(res.headers['x-request-id'] as string);
+    expect(res.headers['server-timing']).toMatch(new RegExp(`^traceparent;desc="00-${String(line.trace_id)}-[0-9a-f]{16}-0[01]"$`));
+    expect(pageTrace(res.body)).toBeUndefined();
+  });
+
+  it("joins a browser's failure to the trace that served its page: the report's line and log record carry the page's ids", async () => {
+    const { page, close } = await openPage(await sharedBrowser(), DIAG);
+    const response = await page.goto(`${server.url}/_diag/client-error`);
+    const digest = await page.locator('code[data-digest]').innerText();
+    const [traceId, spanId] = pageTrace(await response!.text())!;
+    expect((await accessLineOf(response!.headers()['x-request-id']!)).trace_id).toBe(traceId);
+    const report = await server.logs.waitFor((line) => line.msg === 'client error' && line.digest === digest);
+    expect(report).toMatchObject({ side: 'client', trace_id: traceId, span_id: spanId });
+    const record = await receiver.logWhere((log) => log.body === 'client error' && log.attributes['react_ssr_host.digest'] === digest);
+    expect(record).toMatchObject({ traceId, spanId });
+    await close();
+  });
+
+  it('takes no trace from a report that names none or a malformed one', async () => {
+    for (const pageTraceparent of [undefined, '00-xyz-00f067aa0ba902b7-01', `00-${'0'.repeat(32)}-00f067aa0ba902b7-01`]) {
+      const digest = `c-${Math.random().toString(36).slice(2, 10)}`;
+      const body = JSON.stringify({ digest, kind: 'caught', type: 'Error', message: 'boom', path: '/x', pageTraceparent });
+      const res = await fetch(`${server.url}/api/client-errors`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(res.status).toBe(204);
+      const line = await server.logs.waitFor((l) => l.msg === 'client error' && l.digest === digest);
+      expect(line.trace_id).toBeUndefined();
+    }
+  });
+
+  // Last: the window this opens holds every later failure of this server to one line a minute.
+  it('says on the log that an export failed, one line for many failed batches, and exports again once the collector takes them', async () => {
+    receiver.refusing = true;
+    const before = receiver.requests.length;
+    for (let i = 0; i < 3; i++) {
+      await fetchOnce(`${server.url}/fixture`);
+      // More than one batch: each waits OTEL_BSP_SCHEDULE_DELAY (50 ms) at most.
+      await new Promise((resolve) => setTimeout(resolve, 120));
+    }
+    const exportFailed = (line: { msg?: string }) => line.msg?.startsWith('OTLP export failed') === true;
+    const said = await server.logs.waitFor(exportFailed);
+    // Several batches refused (spans' and records'), each handed to the handler as it failed.
+    await vi.waitFor(() => expect(receiver.requests.length - before).toBeGreaterThanOrEqual(4));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(said).toMatchObject({ level: 40, failedBatches: 1, exportError: 'Bad Request' });
+    expect(server.logs.lines.filter(exportFailed)).toHaveLength(1);
+    receiver.refusing = false;
+    const res = await fetchOnce(`${server.url}/fixture`);
+    await receiver.spanOf(res.headers['x-request-id'] as string);
   });
 });

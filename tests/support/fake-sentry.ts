@@ -2,6 +2,7 @@ import { afterAll, beforeAll, vi } from 'vitest';
 import { startServer, type RunningServer } from './server.ts';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { spansOf, type ReceivedSpan } from './otlp-receiver.ts';
 
 export interface EnvelopeItem {
   header: Record<string, unknown> & { type: string };
@@ -58,6 +59,8 @@ export type IngestMode =
 /** A real HTTP server standing in for Sentry's ingest: records and parses every envelope. */
 export class FakeSentry {
   readonly envelopes: Envelope[] = [];
+  /** What arrived at the project's OTLP endpoint (OpenTelemetry's spans, beside OTLP export), in OTLP/JSON. */
+  readonly otlp: { headers: IncomingHttpHeaders; spans: ReceivedSpan[] }[] = [];
   mode: IngestMode = { kind: 'ok' };
   private server: Server | undefined;
   private port = 0;
@@ -68,6 +71,10 @@ export class FakeSentry {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const raw = Buffer.concat(chunks);
+        if (req.url?.startsWith('/api/1/integration/otlp/v1/traces')) {
+          this.otlp.push({ headers: req.headers, spans: spansOf(raw) });
+          return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+        }
         try {
           this.envelopes.push({ path: req.url ?? '', headers: req.headers, raw, ...parseEnvelope(raw) });
         } catch {

@@ -1,7 +1,7 @@
 // An OTLP/HTTP receiver for the tests (traces and logs): what an OpenTelemetry Collector's otlphttp receiver takes,
 // in the JSON encoding the specification defines (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding:
 // ids as hex, enums as numbers, attributes as key and typed value), decoded into flat spans.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
@@ -32,6 +32,10 @@ export interface ReceivedLog {
 
 export interface OtlpReceiver {
   url: string;
+  /** While true, every export is answered 400, which an exporter does not retry: a collector that refuses it. */
+  refusing: boolean;
+  /** Every request's path and headers, as they came. */
+  requests: { path: string | undefined; headers: IncomingHttpHeaders }[];
   spans: ReceivedSpan[];
   logs: ReceivedLog[];
   /** The first span `matches` picks, once it has arrived. */
@@ -59,14 +63,44 @@ async function arrival<T>(find: () => T | undefined, what: string, timeoutMs: nu
 }
 
 type LogsBody = { resourceLogs: { scopeLogs: { logRecords: Record<string, unknown>[] }[] }[] };
+type TracesBody = { resourceSpans: { resource: { attributes: KeyValue[] }; scopeSpans: { spans: Record<string, unknown>[] }[] }[] };
+
+/** The spans of one OTLP/JSON traces request, flat (also what Sentry's OTLP endpoint takes: ./fake-sentry.ts). */
+export function spansOf(body: Buffer): ReceivedSpan[] {
+  const { resourceSpans } = JSON.parse(body.toString('utf8')) as TracesBody;
+  return resourceSpans.flatMap(({ resource, scopeSpans }) =>
+    scopeSpans.flatMap(({ spans }) =>
+      spans.map((span) => ({
+        traceId: span.traceId as string,
+        spanId: span.spanId as string,
+        parentSpanId: (span.parentSpanId as string | undefined) || undefined,
+        name: span.name as string,
+        kind: span.kind as number,
+        attributes: attributesOf(span.attributes as KeyValue[]),
+        events: ((span.events as { name: string; attributes: KeyValue[] }[]) ?? []).map((event) => ({
+          name: event.name,
+          attributes: attributesOf(event.attributes),
+        })),
+        statusCode: (span.status as { code?: number } | undefined)?.code ?? 0,
+        resource: attributesOf(resource.attributes),
+      })),
+    ),
+  );
+}
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const logs: ReceivedLog[] = [];
+  const requests: OtlpReceiver['requests'] = [];
   const server: Server = createServer((req, res) => {
+    requests.push({ path: req.url, headers: req.headers });
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (receiver.refusing) {
+        res.writeHead(400, { 'content-type': 'application/json' }).end('{"code":3,"message":"refused by the test"}');
+        return;
+      }
       if (!String(req.headers['content-type']).startsWith('application/json')) {
         res.writeHead(415).end();
         return;
@@ -86,33 +120,17 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
         return;
       }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        resourceSpans: { resource: { attributes: KeyValue[] }; scopeSpans: { spans: Record<string, unknown>[] }[] }[];
-      };
-      for (const { resource, scopeSpans } of body.resourceSpans)
-        for (const { spans: list } of scopeSpans)
-          for (const span of list)
-            spans.push({
-              traceId: span.traceId as string,
-              spanId: span.spanId as string,
-              parentSpanId: (span.parentSpanId as string | undefined) || undefined,
-              name: span.name as string,
-              kind: span.kind as number,
-              attributes: attributesOf(span.attributes as KeyValue[]),
-              events: ((span.events as { name: string; attributes: KeyValue[] }[]) ?? []).map((event) => ({
-                name: event.name,
-                attributes: attributesOf(event.attributes),
-              })),
-              statusCode: (span.status as { code?: number } | undefined)?.code ?? 0,
-              resource: attributesOf(resource.attributes),
-            });
+      spans.push(...spansOf(Buffer.concat(chunks)));
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  // The server's handler reads `refusing` here: it answers only once the receiver is returned.
+  const receiver: OtlpReceiver = {
+    refusing: false,
     url: `http://127.0.0.1:${port}`,
+    requests,
     spans,
     logs,
     spanOf: (requestId, timeoutMs = 5_000) =>
@@ -123,6 +141,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       ),
     spanWhere: (matches, timeoutMs = 5_000) => arrival(() => spans.find(matches), 'matching span', timeoutMs),
     logWhere: (matches, timeoutMs = 5_000) => arrival(() => logs.find(matches), 'matching log record', timeoutMs),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return receiver;
 }
