@@ -24,6 +24,11 @@ export const HOOK_RESUMED_MESSAGE = 'the failure hook is called again';
  * failure is counted instead of hooked, so those cannot grow without bound under a failure storm.
  */
 export const MAX_HOOK_CALLS_IN_FLIGHT = 64;
+/**
+ * While the cap holds, the busy line is said again at most this often, with the failures not
+ * hooked so far: calls that never settle hold the cap for good, and the log must not go quiet on it.
+ */
+export const HOOK_BUSY_REMINDER_MS = 60_000;
 
 /** What every event carries besides the failure: whose lines these are. */
 export interface HookContext {
@@ -37,13 +42,15 @@ export function isolateFailureHook(
   timeoutMs: number,
   context: HookContext,
   maxInFlight = MAX_HOOK_CALLS_IN_FLIGHT,
+  now: () => number = Date.now,
 ): CallFailureHook | undefined {
   if (hook === undefined) return undefined;
   const warn = (event: FailureEvent, fields: object, message: string) =>
     logger[LINE_LEVEL.failureHook]({ digest: event.digest, reqId: event.reqId, kind: event.kind, ...fields }, message);
   let inFlight = 0;
-  // Failures not hooked since the cap was reached: told when it is (one line) and when it frees (one line, with the count).
+  // Failures not hooked since the cap was reached: told when it is, each HOOK_BUSY_REMINDER_MS while it holds, and when it frees (with the count).
   let skipped = 0;
+  let busySaidAt = -Infinity;
   const settledOne = () => {
     inFlight -= 1;
     if (skipped === 0) return;
@@ -52,7 +59,11 @@ export function isolateFailureHook(
   };
   return (failure) => {
     if (inFlight >= maxInFlight) {
-      if (skipped++ === 0) logger[LINE_LEVEL.failureHook]({ digest: failure.digest, reqId: failure.reqId, maxInFlight }, HOOK_BUSY_MESSAGE);
+      skipped += 1;
+      if (skipped === 1 || now() - busySaidAt >= HOOK_BUSY_REMINDER_MS) {
+        logger[LINE_LEVEL.failureHook]({ digest: failure.digest, reqId: failure.reqId, maxInFlight, skipped }, HOOK_BUSY_MESSAGE);
+        busySaidAt = now();
+      }
       return Promise.resolve();
     }
     // Aborted when the host stops waiting, so what the hook started with it ends then too.
