@@ -15,7 +15,7 @@ import type { OnFailure } from '../shared/failure-event.ts';
 import { isolateFailureHook, type CallFailureHook } from './failures/failure-hook.ts';
 import { createTunnelRouter } from './telemetry/tunnel.ts';
 import { securityHeaders } from './edge/security-headers.ts';
-import { healthChecks } from './edge/health.ts';
+import { HEALTH_PATHS, healthChecks } from './edge/health.ts';
 import { createAccessLog } from './observe/access-log.ts';
 import type { Metrics } from './observe/metrics.ts';
 import { createReactRouterHandler } from './render/react-router-handler.ts';
@@ -173,7 +173,9 @@ export function createApp(config: Config, deps: AppDeps): Express {
   // Express compiled TRUST_PROXY into this when it was set above: (address, hop) => trusted.
   const trustFn = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const trustsPeer = (address: string | undefined) => address !== undefined && trustFn(address, 0);
-  if (deps.telemetry?.requestSpans) app.use(deps.telemetry.requestSpans(trustsPeer));
+  // Probes and the browser's relayed telemetry are not traced, as Sentry's own tracing leaves them (server/instrument.ts).
+  const untraced = new Set([...HEALTH_PATHS, ...(config.sentry ? [config.sentry.tunnelPath] : [])]);
+  if (deps.telemetry?.requestSpans) app.use(deps.telemetry.requestSpans(trustsPeer, untraced));
   app.use(
     createAccessLog({
       logger: deps.logger,

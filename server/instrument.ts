@@ -63,13 +63,13 @@ if (config?.sentry) {
     // included (which Express never sees); the integration would capture some twice. Process
     // faults too are ours (server/index.ts): Sentry's handlers would capture them untagged
     // first, and its dedupe would then drop ours.
-    // Beside OTLP export, OpenTelemetry owns tracing (server/telemetry/otel.ts sends Sentry its
+    // Beside the export of traces, OpenTelemetry owns tracing (server/telemetry/otel.ts sends Sentry its
     // spans): Sentry's own stays off, and its events name the active OpenTelemetry span's trace
     // (https://docs.sentry.io/platforms/javascript/guides/express/configuration/integrations/opentelemetry/).
     integrations: (defaults) => [
       ...defaults.filter((integration) => !LEFT_OUT.has(integration.name)),
       Sentry.expressIntegration({ shouldHandleError: false }),
-      ...(config.otel ? [Sentry.openTelemetryIntegration()] : []),
+      ...(config.otel?.traces ? [Sentry.openTelemetryIntegration()] : []),
     ],
   });
 }

@@ -30,8 +30,13 @@ export function digestOf(error: unknown): string {
 function pageTraceparent(): string | undefined {
   const written = window[RUNTIME_GLOBAL]?.trace?.traceparent;
   if (written) return written;
-  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-  return navigation?.serverTiming.find((entry) => entry.name === 'traceparent')?.description;
+  // serverTiming is a secure context's only, and missing in older browsers: a report goes without it.
+  try {
+    const [navigation] = performance.getEntriesByType('navigation') as Partial<PerformanceNavigationTiming>[];
+    return navigation?.serverTiming?.find((entry) => entry.name === 'traceparent')?.description;
+  } catch {
+    return undefined;
+  }
 }
 
 export const reportToServer: Report = (kind, error, digest) => {

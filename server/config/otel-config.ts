@@ -4,7 +4,7 @@
 // an OTLP endpoint is set, off when OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none. The
 // exporter reads the endpoint, headers and timeouts itself; what the host decides is read here,
 // once, and refused at boot when it is not a value the specification allows.
-import { ConfigError, integer, oneOf, rate, type Env } from './config-values.ts';
+import { ConfigError, flag, integer, oneOf, rate, type Env } from './config-values.ts';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 /** The specification's samplers, less the vendor ones (jaeger_remote, xray). */
@@ -70,11 +70,13 @@ export function otelConfig(env: Env): OtelConfig | undefined {
     () => integer(env, 'OTEL_BLRP_SCHEDULE_DELAY', DEFAULT_BLRP_SCHEDULE_DELAY_MS, 1, 600_000),
   );
   if (traces === undefined && logs === undefined) return undefined;
-  if (env.SENTRY_DSN) {
-    for (const name of ['SENTRY_TRACES_SAMPLE_RATE', 'SENTRY_TRUST_UPSTREAM_SAMPLING']) {
-      const value = env[name];
-      if (value) throw new ConfigError(name, value, 'unset beside OTLP export: OTEL_TRACES_SAMPLER samples the spans both receive');
-    }
+  // Logs alone leave tracing to Sentry, as without export.
+  if (env.SENTRY_DSN && traces !== undefined) {
+    const refused = 'unset beside the export of traces: OTEL_TRACES_SAMPLER samples the spans both receive';
+    const sampleRate = env.SENTRY_TRACES_SAMPLE_RATE;
+    if (sampleRate) throw new ConfigError('SENTRY_TRACES_SAMPLE_RATE', sampleRate, refused);
+    // Its default, spelled out (false), decides nothing either way.
+    if (flag(env, 'SENTRY_TRUST_UPSTREAM_SAMPLING')) throw new ConfigError('SENTRY_TRUST_UPSTREAM_SAMPLING', 'true', refused);
   }
   return Object.freeze({
     serviceName: env.OTEL_SERVICE_NAME || undefined,

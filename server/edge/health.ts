@@ -2,6 +2,8 @@ import type { RequestHandler, Response } from 'express';
 
 const HEALTH = '/healthz';
 const READY = '/readyz';
+/** What a balancer or kubelet asks many times a minute: no trace of it is worth keeping (server/app.ts). */
+export const HEALTH_PATHS: readonly string[] = [HEALTH, READY];
 const METHODS = 'GET, HEAD';
 /** The longest target either path can be without a query: the longer path and its trailing slash. */
 const LONGEST_TARGET = Math.max(HEALTH.length, READY.length) + 1;

@@ -118,7 +118,7 @@ export function servePrerendered(
       // Its bytes (and ETag) are the build's, so the trace rides beside them, where the browser's
       // Navigation Timing reads it (https://www.w3.org/TR/server-timing/) and so does the host's failure report.
       const trace = traceMeta?.();
-      if (trace !== undefined) res.setHeader('Server-Timing', `traceparent;desc="${trace.traceparent}"`);
+      if (trace !== undefined) res.append('Server-Timing', `traceparent;desc="${trace.traceparent}"`);
       const policy = res.getHeader('Content-Security-Policy');
       const nonce = res.locals.cspNonce;
       if (typeof policy === 'string' && nonce !== undefined)

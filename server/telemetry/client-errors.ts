@@ -142,7 +142,6 @@ export function createClientErrorsRouter(
           reqId: report.pageReqId,
           method: undefined,
           path: undefined,
-          ...(pageTrace && { trace: pageTrace }),
         };
         res.once('close', () => void onFailure({ ...event, error: { type, message, stack } }));
       }

@@ -50,8 +50,13 @@ type HandlerResult = { status: 'success' | 'error' };
 type RouteInstrument = (call: () => Promise<HandlerResult>, info: { pattern?: string }) => Promise<void>;
 
 export interface OtelTracing {
-  /** Opens the request's span and runs the rest of the request in its context; ends it when the response closes. */
-  requestSpans(trustsPeer: (address: string | undefined) => boolean): RequestHandler;
+  /**
+   * Opens the request's span and runs the rest of the request in its context; ends it when the
+   * response closes. `untraced`: paths that get none (health probes, the Sentry tunnel's relays).
+   */
+  requestSpans(trustsPeer: (address: string | undefined) => boolean, untraced: ReadonlySet<string>): RequestHandler;
+  /** Runs `work` with the request's span active: for what runs outside the request's context (a failure met in React's stream). */
+  inRequestContext(res: ExpressResponse, work: () => void): void;
   /** Marks the request's span failed, with the failure line's digest (server/failures/recorder.ts's Reporter). */
   report: Reporter;
   /** The request's span's ids, for its access and failure lines (server/observe/access-log.ts). */
@@ -174,8 +179,9 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica, sen
       const body = response.body.pipeThrough(new TransformStream({ flush: done }));
       return new Response(body, response);
     },
-    requestSpans(trustsPeer) {
+    requestSpans(trustsPeer, untraced) {
       return (req, res, next) => {
+        if (untraced.has(pathOf(req.url))) return next();
         // A trusted proxy's traceparent (and tracestate) is continued; anyone else's is not read.
         const parent: Context = trustsPeer(req.socket.remoteAddress) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
         const span = tracer.startSpan(
@@ -194,6 +200,11 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica, sen
         res.once('close', () => end(req, res, span));
         context.with(trace.setSpan(parent, span).setValue(REQUEST_SPAN, span), next);
       };
+    },
+    inRequestContext(res, work) {
+      const span = res.locals.otelSpan as Span | undefined;
+      if (span === undefined) return work();
+      context.with(trace.setSpan(context.active(), span), work);
     },
     report({ error, digest }, res) {
       // The request's span (its response's: a failure met in React's stream may be recorded outside

@@ -14,8 +14,8 @@ export interface RequestTelemetry {
   traceMeta: () => TraceMeta | undefined;
   /** The ids on the request's lines, with tracing on. */
   traceContext?: () => TraceContext | undefined;
-  /** OpenTelemetry's export (./otel.ts): the request's span, opened before its access line, */
-  requestSpans?: (trustsPeer: (address: string | undefined) => boolean) => RequestHandler;
+  /** OpenTelemetry's export (./otel.ts): the request's span, opened before its access line (none on `untraced` paths), */
+  requestSpans?: (trustsPeer: (address: string | undefined) => boolean, untraced: ReadonlySet<string>) => RequestHandler;
   /** and the render's: a span for each middleware, loader and action, and one for the document. */
   tracing?: Pick<OtelTracing, 'instrumentations' | 'traceDocument'>;
 }
@@ -27,7 +27,10 @@ export function requestTelemetry(
   sentry: SentryServer | undefined,
   config: Config,
 ): RequestTelemetry | undefined {
-  if (otel === undefined) {
+  // OpenTelemetry owns tracing when it exports traces, or exports logs without Sentry (its spans
+  // then give the lines and records their ids); beside Sentry, logs alone leave tracing to Sentry.
+  const tracing = otel !== undefined && (sentry === undefined || config.otel?.traces !== undefined) ? otel : undefined;
+  if (tracing === undefined) {
     if (sentry === undefined) return undefined;
     // Trace ids on log lines only with tracing on: without a sample rate Sentry makes no spans.
     const traceContext = config.sentry?.tracesSampleRate === undefined ? undefined : sentry.currentTraceContext;
@@ -36,14 +39,15 @@ export function requestTelemetry(
   return {
     report:
       sentry === undefined
-        ? otel.report
+        ? tracing.report
         : (failure, res) => {
-            otel.report(failure, res);
-            sentry.reportToSentry(failure, res);
+            tracing.report(failure, res);
+            // Sentry's event names the active span's trace: the request's, wherever the failure was met.
+            tracing.inRequestContext(res, () => sentry.reportToSentry(failure, res));
           },
-    traceMeta: sentry === undefined ? otel.traceMeta : () => sentry.traceMetaOf(otel.activeSpan()),
-    traceContext: otel.traceContext,
-    requestSpans: otel.requestSpans,
-    tracing: otel,
+    traceMeta: sentry === undefined ? tracing.traceMeta : () => sentry.traceMetaOf(tracing.activeSpan()),
+    traceContext: tracing.traceContext,
+    requestSpans: tracing.requestSpans,
+    tracing,
   };
 }

@@ -3,7 +3,7 @@
 // OTLP endpoint, which `getOtlpTracesEndpoint` derives from the DSN (the project's
 // `/api/<id>/integration/otlp/v1/traces/`, its public key in X-Sentry-Auth:
 // https://docs.sentry.io/platforms/javascript/guides/express/configuration/integrations/opentelemetry/).
-// Loaded by ./otel.ts only when SENTRY_DSN is set too.
+// Loaded by ./span-export.ts only when SENTRY_DSN is set too.
 //
 // Not OpenTelemetry's OTLPTraceExporter: given headers, it still adds OTEL_EXPORTER_OTLP_HEADERS'
 // (the collector's credentials) to them (mergeHeaders in @opentelemetry/otlp-exporter-base's

@@ -47,6 +47,17 @@ describe('OTEL_* configuration', () => {
     const both = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', SENTRY_DSN });
     expect(both.otel).toMatchObject({ sampler: 'parentbased_always_on', traces: { protocol: 'http/protobuf' } });
     expect(both.sentry).toMatchObject({ dsn: SENTRY_DSN, tracesSampleRate: undefined });
+    // The default spelled out decides nothing; logs alone leave tracing to Sentry's own rate.
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', SENTRY_DSN, SENTRY_TRUST_UPSTREAM_SAMPLING: 'false' }).sentry,
+    ).toBeDefined();
+    const logsOnly = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
+      OTEL_TRACES_EXPORTER: 'none',
+      SENTRY_DSN,
+      SENTRY_TRACES_SAMPLE_RATE: '0.5',
+    });
+    expect(logsOnly).toMatchObject({ otel: { traces: undefined }, sentry: { tracesSampleRate: 0.5 } });
   });
 
   it.each([
@@ -62,7 +73,7 @@ describe('OTEL_* configuration', () => {
     ],
     [
       { SENTRY_DSN, SENTRY_TRACES_SAMPLE_RATE: '0.5' },
-      'Invalid SENTRY_TRACES_SAMPLE_RATE="0.5": expected unset beside OTLP export: OTEL_TRACES_SAMPLER samples the spans both receive',
+      'Invalid SENTRY_TRACES_SAMPLE_RATE="0.5": expected unset beside the export of traces: OTEL_TRACES_SAMPLER samples the spans both receive',
     ],
     [{ SENTRY_DSN, SENTRY_TRUST_UPSTREAM_SAMPLING: 'true' }, 'Invalid SENTRY_TRUST_UPSTREAM_SAMPLING="true"'],
   ])('refuses %o at boot, naming the variable and the value', (env, message) => {

@@ -85,4 +85,26 @@ describe('OTLP export beside Sentry', () => {
     expect(event).toMatchObject({ tags: { digest }, contexts: { trace: { trace_id: span.traceId } } });
     expect(sentry.events().filter((e) => (e.tags as Record<string, string>).request_id === reqId)).toHaveLength(1);
   });
+
+  it("puts a failure met in React's stream under its request's trace in Sentry too", async () => {
+    const res = await fetchOnce(`${server.url}/_diag/stream-error`, { headers: { ...DIAG, 'user-agent': BROWSER_UA } });
+    const reqId = res.headers['x-request-id'] as string;
+    const span = await receiver.spanOf(reqId);
+    const event = await sentry.waitFor(() => sentry.events().find((e) => (e.tags as Record<string, string>).request_id === reqId));
+    expect(event).toMatchObject({ contexts: { trace: { trace_id: span.traceId } } });
+  });
+
+  it('traces no health probe and no relayed browser envelope, in either sink', async () => {
+    await fetchOnce(`${server.url}/healthz`);
+    await fetchOnce(`${server.url}/readyz`);
+    await fetch(`${server.url}/monitoring`, { method: 'POST', body: `${JSON.stringify({ dsn: sentry.dsn })}\n` });
+    // Spans are exported in the order they end: once a later request's has arrived, theirs would have.
+    const later = await fetchOnce(`${server.url}/fixture`);
+    await receiver.spanOf(later.headers['x-request-id'] as string);
+    await sentry.waitFor(() => (inSentry(later.headers['x-request-id'] as string).length > 0 ? true : undefined));
+    const paths = [...receiver.spans, ...sentry.otlp.flatMap(({ spans }) => spans)].map((span) => span.attributes['url.path']);
+    expect(paths).not.toContain('/healthz');
+    expect(paths).not.toContain('/readyz');
+    expect(paths).not.toContain('/monitoring');
+  });
 });

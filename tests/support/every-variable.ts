@@ -68,7 +68,7 @@ export const EVERY_VARIABLE = {
 
 /**
  * OpenTelemetry's export, every variable the host reads of it (server/config/otel-config.ts):
- * apart, because the host refuses it beside SENTRY_DSN (tests/config/otel-config.test.ts).
+ * apart, because beside traces' export the host refuses SENTRY_TRACES_SAMPLE_RATE (tests/config/otel-config.test.ts).
  */
 export const EVERY_OTEL_VARIABLE = {
   OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
