@@ -11,7 +11,8 @@ import { APP_BUILDS, DIAG, DIAG_TOKEN } from '../support/test-app.ts';
 // OTLP export and Sentry at once (server/telemetry/request-telemetry.ts): one tracer provider, the
 // host's, sends each span to the collector and to Sentry's OTLP endpoint (server/telemetry/sentry-spans.ts),
 // and Sentry's error events and the page's meta name the same trace. The collector's credentials
-// (OTEL_EXPORTER_OTLP_HEADERS) go to the collector only.
+// (OTEL_EXPORTER_OTLP_HEADERS) go to the collector only. In the default protocol, protobuf, to
+// both sinks (tests/support/otlp-protobuf.ts reads it); tests/observe/otlp-export.test.ts reads JSON.
 
 const COLLECTOR_KEY = 'collector-secret-key';
 
@@ -27,7 +28,6 @@ describe('OTLP export beside Sentry', () => {
         SENTRY_DSN: sentry.dsn,
         DIAGNOSTICS_TOKEN: DIAG_TOKEN,
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         OTEL_EXPORTER_OTLP_HEADERS: `x-collector-key=${COLLECTOR_KEY}`,
         OTEL_BSP_SCHEDULE_DELAY: '50',
         OTEL_LOGS_EXPORTER: 'none',
@@ -60,17 +60,19 @@ describe('OTLP export beside Sentry', () => {
     expect(res.body).toMatch(new RegExp(`<meta name="baggage" content="[^"]*sentry-trace_id=${span.traceId}`));
   });
 
-  it("sends Sentry its key and not the collector's, and the collector its own", async () => {
+  it("sends Sentry its key and not the collector's, and the collector its own, both in protobuf", async () => {
     await sentry.waitFor(() => sentry.otlp[0]);
     for (const { headers } of sentry.otlp) {
-      expect(headers['x-sentry-auth']).toMatch(/sentry_key=public/);
+      expect(headers).toMatchObject({
+        'x-sentry-auth': expect.stringMatching(/sentry_key=public/),
+        'content-type': 'application/x-protobuf',
+      });
       expect(JSON.stringify(headers)).not.toContain(COLLECTOR_KEY);
     }
-    expect(
-      receiver.requests
-        .filter((request) => request.path === '/v1/traces')
-        .every((request) => request.headers['x-collector-key'] === COLLECTOR_KEY),
-    ).toBe(true);
+    const collector = receiver.requests.filter((request) => request.path === '/v1/traces');
+    expect(collector.length).toBeGreaterThan(0);
+    for (const { headers } of collector)
+      expect(headers).toMatchObject({ 'x-collector-key': COLLECTOR_KEY, 'content-type': 'application/x-protobuf' });
   });
 
   it("reports a failure once to Sentry under the trace its span is in, with the page's digest on both", async () => {

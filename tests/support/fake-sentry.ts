@@ -72,7 +72,7 @@ export class FakeSentry {
       req.on('end', () => {
         const raw = Buffer.concat(chunks);
         if (req.url?.startsWith('/api/1/integration/otlp/v1/traces')) {
-          this.otlp.push({ headers: req.headers, spans: spansOf(raw) });
+          this.otlp.push({ headers: req.headers, spans: spansOf(raw, req.headers['content-type']) });
           return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
         }
         try {

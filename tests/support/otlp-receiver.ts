@@ -1,8 +1,9 @@
 // An OTLP/HTTP receiver for the tests (traces and logs): what an OpenTelemetry Collector's otlphttp receiver takes,
-// in the JSON encoding the specification defines (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding:
+// spans in protobuf (./otlp-protobuf.ts) or JSON, log records in JSON, as the specification defines them (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding:
 // ids as hex, enums as numbers, attributes as key and typed value), decoded into flat spans.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tracesRequestOf } from './otlp-protobuf.ts';
 
 type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
 type KeyValue = { key: string; value: AnyValue };
@@ -65,9 +66,12 @@ async function arrival<T>(find: () => T | undefined, what: string, timeoutMs: nu
 type LogsBody = { resourceLogs: { scopeLogs: { logRecords: Record<string, unknown>[] }[] }[] };
 type TracesBody = { resourceSpans: { resource: { attributes: KeyValue[] }; scopeSpans: { spans: Record<string, unknown>[] }[] }[] };
 
-/** The spans of one OTLP/JSON traces request, flat (also what Sentry's OTLP endpoint takes: ./fake-sentry.ts). */
-export function spansOf(body: Buffer): ReceivedSpan[] {
-  const { resourceSpans } = JSON.parse(body.toString('utf8')) as TracesBody;
+const PROTOBUF = 'application/x-protobuf';
+
+/** The spans of one OTLP traces request, JSON or protobuf by its type, flat (also what Sentry's OTLP endpoint takes: ./fake-sentry.ts). */
+export function spansOf(body: Buffer, contentType: string | undefined): ReceivedSpan[] {
+  const decoded = contentType?.startsWith(PROTOBUF) ? tracesRequestOf(body) : JSON.parse(body.toString('utf8'));
+  const { resourceSpans } = decoded as TracesBody;
   return resourceSpans.flatMap(({ resource, scopeSpans }) =>
     scopeSpans.flatMap(({ spans }) =>
       spans.map((span) => ({
@@ -101,7 +105,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         res.writeHead(400, { 'content-type': 'application/json' }).end('{"code":3,"message":"refused by the test"}');
         return;
       }
-      if (!String(req.headers['content-type']).startsWith('application/json')) {
+      const type = req.headers['content-type'];
+      const protobufSpans = req.url === '/v1/traces' && type?.startsWith(PROTOBUF);
+      if (!type?.startsWith('application/json') && !protobufSpans) {
         res.writeHead(415).end();
         return;
       }
@@ -120,7 +126,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
         return;
       }
-      spans.push(...spansOf(Buffer.concat(chunks)));
+      spans.push(...spansOf(Buffer.concat(chunks), type));
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
