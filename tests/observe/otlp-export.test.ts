@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../support/server.ts';
 import { APP_BUILDS, DIAG, DIAG_TOKEN } from '../support/test-app.ts';
 import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
 import { BROWSER_UA } from '../../tools/harness/user-agents.ts';
+import { EXPORT_FAILED_MESSAGE } from '../../server/telemetry/export-failures.ts';
 
 // Traces over OTLP (server/telemetry/otel.ts): the built server exports to a receiver the test
 // runs, as OpenTelemetry's environment variables configure it, and each request arrives as one
@@ -191,7 +192,7 @@ describe('OTLP export', () => {
       // More than one batch: each waits OTEL_BSP_SCHEDULE_DELAY (50 ms) at most.
       await new Promise((resolve) => setTimeout(resolve, 120));
     }
-    const exportFailed = (line: { msg?: string }) => line.msg?.startsWith('OTLP export failed') === true;
+    const exportFailed = (line: { msg?: string }) => line.msg === EXPORT_FAILED_MESSAGE;
     const said = await server.logs.waitFor(exportFailed);
     // Several batches refused (spans' and records'), each handed to the handler as it failed.
     await vi.waitFor(() => expect(receiver.requests.length - before).toBeGreaterThanOrEqual(4));
