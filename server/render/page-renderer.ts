@@ -99,7 +99,14 @@ export function createPageRenderer(deps: RendererDeps) {
       if (isInstance(cause, ClientAbortError)) return { status: 499, digest: undefined };
       const recorded = failures.record(cause, req, res, kind ?? where);
       const shown = recorded.digest !== undefined && !config.isProduction ? { ...recorded, detail: devDetail(cause) } : recorded;
-      return { ...shown, pageDigest: failures.pageDigest(recorded, req) };
+      // The proof beside the digest is an HMAC: signed only when a page carries it, never for a resource route's JSON.
+      let signed: string | undefined;
+      return {
+        ...shown,
+        get pageDigest() {
+          return (signed ??= failures.pageDigest(recorded, req));
+        },
+      };
     };
   };
 
