@@ -16,6 +16,7 @@ import { isolateFailureHook, type CallFailureHook } from './failures/failure-hoo
 import { createTunnelRouter } from './telemetry/tunnel.ts';
 import { securityHeaders } from './edge/security-headers.ts';
 import { HEALTH_PATHS, healthChecks } from './edge/health.ts';
+import { routedPath } from './observe/url-path.ts';
 import { createAccessLog } from './observe/access-log.ts';
 import type { Metrics } from './observe/metrics.ts';
 import { createReactRouterHandler } from './render/react-router-handler.ts';
@@ -174,7 +175,7 @@ export function createApp(config: Config, deps: AppDeps): Express {
   const trustFn = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const trustsPeer = (address: string | undefined) => address !== undefined && trustFn(address, 0);
   // Probes and the browser's relayed telemetry are not traced, as Sentry's own tracing leaves them (server/instrument.ts).
-  const untraced = new Set([...HEALTH_PATHS, ...(config.sentry ? [config.sentry.tunnelPath] : [])]);
+  const untraced = new Set([...HEALTH_PATHS, ...(config.sentry ? [config.sentry.tunnelPath] : [])].map(routedPath));
   if (deps.telemetry?.requestSpans) app.use(deps.telemetry.requestSpans(trustsPeer, untraced));
   app.use(
     createAccessLog({

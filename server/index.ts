@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     config.otel &&
     (await (await import('./telemetry/otel.ts')).startOtelTracing(config.otel, { ...config, sentryDsn: config.sentry?.dsn }));
   const logger = createLogger(config, undefined, metrics, otel?.exportLine);
-  if (otel) (await import('./telemetry/export-failures.ts')).sayExportFailures(logger);
+  const exportFailures = otel && (await import('./telemetry/export-failures.ts')).sayExportFailures(logger);
   const sentry = config.sentry ? await import('./telemetry/sentry.ts') : undefined;
   const telemetry = requestTelemetry(otel, sentry, config);
   const { fixStack } = createSourceMapper();
@@ -215,8 +215,9 @@ async function main(): Promise<void> {
     if (sentry) await sentry.closeSentry();
     refusals.flush(); // counts of refusals not yet summarised, before the last line
     logger[LINE_LEVEL.lifecycle]({ clean }, STOPPED_MESSAGE);
-    // The last spans and log records, "stopped" among them (bounded: telemetry/otel.ts).
+    // The last spans and log records, "stopped" among them (bounded: telemetry/otel.ts), and whether they failed.
     await otel?.shutdown();
+    exportFailures?.flush();
     // Every queued line, "stopped" last, within the destination's deadline (log-destination.ts).
     await flushLogs(logger);
     process.exit(clean ? 0 : 1);

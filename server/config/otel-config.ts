@@ -76,7 +76,7 @@ export function otelConfig(env: Env): OtelConfig | undefined {
     const sampleRate = env.SENTRY_TRACES_SAMPLE_RATE;
     if (sampleRate) throw new ConfigError('SENTRY_TRACES_SAMPLE_RATE', sampleRate, refused);
     // Its default, spelled out (false), decides nothing either way.
-    if (flag(env, 'SENTRY_TRUST_UPSTREAM_SAMPLING')) throw new ConfigError('SENTRY_TRUST_UPSTREAM_SAMPLING', 'true', refused);
+    if (flag(env, 'SENTRY_TRUST_UPSTREAM_SAMPLING')) throw new ConfigError('SENTRY_TRUST_UPSTREAM_SAMPLING', 'true', `false or ${refused}`);
   }
   return Object.freeze({
     serviceName: env.OTEL_SERVICE_NAME || undefined,

@@ -1,4 +1,5 @@
 import type { RequestHandler, Response } from 'express';
+import { routedPath } from '../observe/url-path.ts';
 
 const HEALTH = '/healthz';
 const READY = '/readyz';
@@ -7,13 +8,6 @@ export const HEALTH_PATHS: readonly string[] = [HEALTH, READY];
 const METHODS = 'GET, HEAD';
 /** The longest target either path can be without a query: the longer path and its trailing slash. */
 const LONGEST_TARGET = Math.max(HEALTH.length, READY.length) + 1;
-
-/** The path as Express would route it: case-insensitive, one trailing slash allowed. The target is not split yet here. */
-function routedPath(url: string): string {
-  const query = url.indexOf('?');
-  const path = (query === -1 ? url : url.slice(0, query)).toLowerCase();
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-}
 
 const answer = (res: Response, status: number, text: string) =>
   void res.status(status).set('Cache-Control', 'no-store').type('text/plain').send(text);

@@ -48,21 +48,26 @@ export function isolateFailureHook(
   const warn = (event: FailureEvent, fields: object, message: string) =>
     logger[LINE_LEVEL.failureHook]({ digest: event.digest, reqId: event.reqId, kind: event.kind, ...fields }, message);
   let inFlight = 0;
-  // Failures not hooked since the cap was reached: told when it is, each HOOK_BUSY_REMINDER_MS while it holds, and when it frees (with the count).
+  // Failures not hooked since the last resumed line. The busy line is said at most once each
+  // HOOK_BUSY_REMINDER_MS, and a resumed line only after a busy one: a storm held at the cap,
+  // its calls settling one by one, writes two lines a minute, not two a failure.
   let skipped = 0;
   let busySaidAt = -Infinity;
+  let busyTold = false;
   const settledOne = () => {
     inFlight -= 1;
-    if (skipped === 0) return;
+    if (!busyTold) return;
     logger[LINE_LEVEL.failureHook]({ skipped, maxInFlight }, HOOK_RESUMED_MESSAGE);
     skipped = 0;
+    busyTold = false;
   };
   return (failure) => {
     if (inFlight >= maxInFlight) {
       skipped += 1;
-      if (skipped === 1 || now() - busySaidAt >= HOOK_BUSY_REMINDER_MS) {
+      if (now() - busySaidAt >= HOOK_BUSY_REMINDER_MS) {
         logger[LINE_LEVEL.failureHook]({ digest: failure.digest, reqId: failure.reqId, maxInFlight, skipped }, HOOK_BUSY_MESSAGE);
         busySaidAt = now();
+        busyTold = true;
       }
       return Promise.resolve();
     }

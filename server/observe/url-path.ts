@@ -15,6 +15,13 @@ export function pathOf(url: string | undefined): string {
   return query === -1 ? raw : raw.slice(0, query);
 }
 
+/** The path as Express routes it: case-insensitive, one trailing slash allowed, no query (health checks, untraced paths). */
+export function routedPath(url: string): string {
+  const query = url.indexOf('?');
+  const path = (query === -1 ? url : url.slice(0, query)).toLowerCase();
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
 /** A request's target as sent, split once at the edge (server/edge/request-target.ts, `res.locals.target`). */
 export interface RequestTarget {
   /** The path, percent-encoding kept. */

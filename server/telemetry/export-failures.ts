@@ -15,14 +15,23 @@ export const EXPORT_FAILURE_WINDOW_MS = 60_000;
 const MAX_MESSAGE_CHARS = 300;
 export const EXPORT_FAILED_MESSAGE = 'OTLP export failed: spans or log records were dropped';
 
-/** Sets the process's handler; returns it for the tests, which call it as OpenTelemetry would. */
-export function sayExportFailures(logger: Logger, now: () => number = Date.now): ErrorHandler {
+export interface ExportFailures {
+  /** What OpenTelemetry calls (set as its global error handler); the tests call it as OpenTelemetry would. */
+  handler: ErrorHandler;
+  /** Says what the window holds now: at exit, after the last export, which is the likeliest to fail (a collector down). */
+  flush(): void;
+}
+
+/** Sets the process's handler. `now`: a monotonic clock (a wall clock that steps would shift the window). */
+export function sayExportFailures(logger: Logger, now: () => number = () => performance.now()): ExportFailures {
   let failed = 0;
   let saidAt = -Infinity;
   let lastMessage = '';
   let held: NodeJS.Timeout | undefined;
   const say = () => {
+    clearTimeout(held);
     held = undefined;
+    if (failed === 0) return;
     // Its own log record is exported too, and may fail in turn: the window holds that to one line as well.
     logger[LINE_LEVEL.report]({ failedBatches: failed, exportError: lastMessage }, EXPORT_FAILED_MESSAGE);
     failed = 0;
@@ -38,5 +47,5 @@ export function sayExportFailures(logger: Logger, now: () => number = Date.now):
     held ??= setTimeout(say, wait).unref();
   };
   setGlobalErrorHandler(handler);
-  return handler;
+  return { handler, flush: say };
 }

@@ -28,7 +28,7 @@ import type { OtelConfig } from '../config/otel-config.ts';
 import type { Reporter } from '../failures/recorder.ts';
 import type { TraceContext } from '../../shared/log-line.ts';
 import type { TraceMeta } from '../../shared/runtime.ts';
-import { pathOf } from '../observe/url-path.ts';
+import { pathOf, routedPath } from '../observe/url-path.ts';
 import { startLogExport } from './otel-logs.ts';
 import { processorsOf, samplerOf } from './span-export.ts';
 
@@ -181,7 +181,7 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica, sen
     },
     requestSpans(trustsPeer, untraced) {
       return (req, res, next) => {
-        if (untraced.has(pathOf(req.url))) return next();
+        if (untraced.has(routedPath(req.url))) return next();
         // A trusted proxy's traceparent (and tracestate) is continued; anyone else's is not read.
         const parent: Context = trustsPeer(req.socket.remoteAddress) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
         const span = tracer.startSpan(
@@ -203,7 +203,8 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica, sen
     },
     inRequestContext(res, work) {
       const span = res.locals.otelSpan as Span | undefined;
-      if (span === undefined) return work();
+      // In the request's trace already (its loader's span, say): that span is the more precise.
+      if (span === undefined || trace.getActiveSpan()?.spanContext().traceId === span.spanContext().traceId) return work();
       context.with(trace.setSpan(context.active(), span), work);
     },
     report({ error, digest }, res) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config/config.ts';
-import { HOOK_BUSY_MESSAGE, HOOK_BUSY_REMINDER_MS, isolateFailureHook } from '../../server/failures/failure-hook.ts';
+import { HOOK_BUSY_MESSAGE, HOOK_BUSY_REMINDER_MS, HOOK_RESUMED_MESSAGE, isolateFailureHook } from '../../server/failures/failure-hook.ts';
 import { createLogger } from '../../server/observe/logger.ts';
 import { ServerLog } from '../../tools/harness/server-log.ts';
 
@@ -47,5 +47,43 @@ describe('a failure hook whose calls never settle', () => {
       expect.objectContaining({ digest: 'd1', skipped: 1, maxInFlight: 1 }),
       expect.objectContaining({ digest: 'd4', skipped: 4, maxInFlight: 1 }),
     ]);
+  });
+
+  it('writes two lines a minute, not two a failure, for a storm held at the cap whose calls settle one by one', async () => {
+    const logs = new ServerLog();
+    const logger = createLogger(loadConfig({ NODE_ENV: 'production' }), logs);
+    const settle: (() => void)[] = [];
+    const context = { release: 'shop@1.4.0', replica: 'web-1' };
+    const hook = isolateFailureHook(
+      () => new Promise<void>((resolve) => settle.push(resolve)),
+      logger,
+      10_000,
+      context,
+      1,
+      () => 0,
+    )!;
+    const failure = (n: number) => ({
+      digest: `d${n}`,
+      status: 500,
+      route: 'r',
+      kind: 'loader' as const,
+      reqId: `q${n}`,
+      error: new Error('x'),
+      method: 'GET',
+      path: '/',
+    });
+    void hook(failure(0));
+    for (let round = 1; round <= 10; round++) {
+      void hook(failure(round * 2)); // past the cap: counted
+      settle.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+      void hook(failure(round * 2 + 1)); // the freed place: hooked
+    }
+    const said = logs.lines.filter((line) => line.msg === HOOK_BUSY_MESSAGE || line.msg === HOOK_RESUMED_MESSAGE);
+    expect(said).toEqual([
+      expect.objectContaining({ msg: HOOK_BUSY_MESSAGE, skipped: 1 }),
+      expect.objectContaining({ msg: HOOK_RESUMED_MESSAGE, skipped: 1 }),
+    ]);
+    for (const resolve of settle) resolve();
   });
 });

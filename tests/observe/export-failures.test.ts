@@ -1,3 +1,4 @@
+import { loggingErrorHandler, setGlobalErrorHandler } from '@opentelemetry/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config/config.ts';
 import { createLogger } from '../../server/observe/logger.ts';
@@ -11,13 +12,15 @@ import { ServerLog } from '../../tools/harness/server-log.ts';
 describe('failed exports on the log', () => {
   afterEach(() => {
     vi.useRealTimers();
+    // OpenTelemetry's own again: the test files after this one share the worker's modules.
+    setGlobalErrorHandler(loggingErrorHandler());
   });
 
   it('says the first at once, holds the rest of its window, and says those at the window’s end with their count', async () => {
     vi.useFakeTimers();
     const logs = new ServerLog();
     const logger = createLogger(loadConfig({ NODE_ENV: 'production' }), logs);
-    const handler = sayExportFailures(logger, () => Date.now());
+    const { handler, flush } = sayExportFailures(logger, () => Date.now());
     const said = () => logs.lines.filter((line) => line.msg === EXPORT_FAILED_MESSAGE);
 
     handler(new Error('Bad Request'));
@@ -32,5 +35,16 @@ describe('failed exports on the log', () => {
     // Nothing failed since: nothing more is said.
     await vi.advanceTimersByTimeAsync(3 * EXPORT_FAILURE_WINDOW_MS);
     expect(said()).toHaveLength(2);
+    // At exit, what the window holds is said at once (the last export, the likeliest to fail), and only that.
+    handler(new Error('first'));
+    handler(new Error('held at exit'));
+    flush();
+    flush();
+    expect(said().slice(2)).toEqual([
+      expect.objectContaining({ failedBatches: 1, exportError: 'first' }),
+      expect.objectContaining({ failedBatches: 1, exportError: 'held at exit' }),
+    ]);
+    await vi.advanceTimersByTimeAsync(3 * EXPORT_FAILURE_WINDOW_MS);
+    expect(said()).toHaveLength(4);
   });
 });

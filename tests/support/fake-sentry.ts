@@ -2,7 +2,7 @@ import { afterAll, beforeAll, vi } from 'vitest';
 import { startServer, type RunningServer } from './server.ts';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { spansOf, type ReceivedSpan } from './otlp-receiver.ts';
+import { answerExport, spansOf, type ReceivedSpan } from './otlp-receiver.ts';
 
 export interface EnvelopeItem {
   header: Record<string, unknown> & { type: string };
@@ -73,7 +73,7 @@ export class FakeSentry {
         const raw = Buffer.concat(chunks);
         if (req.url?.startsWith('/api/1/integration/otlp/v1/traces')) {
           this.otlp.push({ headers: req.headers, spans: spansOf(raw, req.headers['content-type']) });
-          return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+          return answerExport(res, req.headers['content-type']);
         }
         try {
           this.envelopes.push({ path: req.url ?? '', headers: req.headers, raw, ...parseEnvelope(raw) });

@@ -39,7 +39,9 @@ function fieldsOf(buffer: Buffer): Fields {
     else if (wire === WIRE.i32) [value, at] = [buffer.subarray(at, at + 4), at + 4];
     else if (wire === WIRE.len) {
       const [length, start] = readVarint(buffer, at);
-      [value, at] = [buffer.subarray(start, start + Number(length)), start + Number(length)];
+      const end = start + Number(length);
+      if (end > buffer.length) throw new Error('protobuf: a field runs past the end');
+      [value, at] = [buffer.subarray(start, end), end];
     } else throw new Error(`protobuf: wire type ${wire} is not one OTLP uses`);
     fields.set(number, [...(fields.get(number) ?? []), value]);
   }

@@ -1,7 +1,7 @@
 // An OTLP/HTTP receiver for the tests (traces and logs): what an OpenTelemetry Collector's otlphttp receiver takes,
 // spans in protobuf (./otlp-protobuf.ts) or JSON, log records in JSON, as the specification defines them (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding:
 // ids as hex, enums as numbers, attributes as key and typed value), decoded into flat spans.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tracesRequestOf } from './otlp-protobuf.ts';
 
@@ -68,6 +68,12 @@ type TracesBody = { resourceSpans: { resource: { attributes: KeyValue[] }; scope
 
 const PROTOBUF = 'application/x-protobuf';
 
+/** An export's success, in the encoding it came in (an empty ExportTraceServiceResponse is no bytes in protobuf). */
+export function answerExport(res: ServerResponse, type: string | undefined): void {
+  if (type?.startsWith(PROTOBUF)) res.writeHead(200, { 'content-type': PROTOBUF }).end();
+  else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+}
+
 /** The spans of one OTLP traces request, JSON or protobuf by its type, flat (also what Sentry's OTLP endpoint takes: ./fake-sentry.ts). */
 export function spansOf(body: Buffer, contentType: string | undefined): ReceivedSpan[] {
   const decoded = contentType?.startsWith(PROTOBUF) ? tracesRequestOf(body) : JSON.parse(body.toString('utf8'));
@@ -127,7 +133,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         return;
       }
       spans.push(...spansOf(Buffer.concat(chunks), type));
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      answerExport(res, type);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
