@@ -3,13 +3,13 @@
 // deliberate. Each is hashed from its type and message only; the same digests come out of the
 // HTTP paths that raise them.
 import request from 'supertest';
+import { freePort } from '../../tools/harness/net.ts';
 import { describe, expect, it } from 'vitest';
 import { ErrorPageTimeoutError } from '../../server/failures/errors.ts';
 import { createDigester } from '../../server/failures/digest.ts';
 import { httpError } from '../../server/failures/errors.ts';
 import { CrossOriginRedirectError, LoaderTimeoutError, StreamTimeoutError } from '../../server/failures/errors.ts';
 import { pageDigest } from '../../tools/harness/digests.ts';
-import { freePort } from '../../tools/harness/net.ts';
 import { createTestApp, DIAG } from '../support/test-app.ts';
 
 /** createTestApp's key. */
@@ -49,8 +49,9 @@ describe('the digests of the host’s own failures', () => {
   });
 
   it('the tunnel’s 502 has its pinned digest, and what the network said is the line’s detail', async () => {
-    // A DSN whose ingest is a port nothing listens on: Sentry cannot be reached.
-    const dsn = `http://public@127.0.0.1:${await freePort()}/1`;
+    // A DSN whose ingest is a port nothing listens on: Sentry cannot be reached. On 127.0.0.2, where
+    // the tests' servers (on 127.0.0.1) never listen: a free port may be one of theirs by the time it is dialled.
+    const dsn = `http://public@127.0.0.2:${await freePort()}/1`;
     const host = createTestApp({ SENTRY_DSN: dsn, TRUST_PROXY: 'loopback' });
     const envelope = `${JSON.stringify({ dsn })}\n{"type":"event"}\n{}`;
     const res = await request(host.app).post('/monitoring').set('content-type', 'text/plain').send(envelope).expect(502);
