@@ -214,10 +214,11 @@ async function main(): Promise<void> {
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
     refusals.flush(); // counts of refusals not yet summarised, before the last line
+    exportFailures?.flush(); // failed exports the minute's window still holds, likewise
     logger[LINE_LEVEL.lifecycle]({ clean }, STOPPED_MESSAGE);
-    // The last spans and log records, "stopped" among them (bounded: telemetry/otel.ts), and whether they failed.
+    // The last spans and log records, "stopped" among them (bounded: telemetry/otel.ts). Whether
+    // that last batch fails goes unsaid: "stopped" is the last line (docs/operating.md, "Traces").
     await otel?.shutdown();
-    exportFailures?.flush();
     // Every queued line, "stopped" last, within the destination's deadline (log-destination.ts).
     await flushLogs(logger);
     process.exit(clean ? 0 : 1);

@@ -43,7 +43,8 @@ export interface ClientErrorReport {
   /**
    * The page's trace, as the server wrote it into the page (server/render/document-head.ts): the
    * line takes its ids, so the browser's failure is a record of the trace that served the page.
-   * Unproven, like pageReqId: a client can join only a trace whose 128-bit id it was shown.
+   * Unproven, like pageReqId: a client can name any trace id; the line is at warn and
+   * `side: 'client'`, and the failure hook never gets it.
    */
   pageTrace?: { trace_id: string; span_id: string; trace_flags: string };
 }

@@ -18,7 +18,7 @@ export const EXPORT_FAILED_MESSAGE = 'OTLP export failed: spans or log records w
 export interface ExportFailures {
   /** What OpenTelemetry calls (set as its global error handler); the tests call it as OpenTelemetry would. */
   handler: ErrorHandler;
-  /** Says what the window holds now: at exit, after the last export, which is the likeliest to fail (a collector down). */
+  /** Says what the window holds now: at exit, before the "stopped" line. */
   flush(): void;
 }
 
