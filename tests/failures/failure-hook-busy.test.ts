@@ -7,12 +7,26 @@ import { ServerLog } from '../../tools/harness/server-log.ts';
 // The in-flight cap of the app's failure hook (server/failures/failure-hook.ts) when its calls never
 // settle: the cap then holds for good, and the log says so again while it does.
 
+const context = { release: 'shop@1.4.0', replica: 'web-1' };
+const failure = (n: number) => ({
+  digest: `d${n}`,
+  status: 500,
+  route: 'r',
+  kind: 'loader' as const,
+  reqId: `q${n}`,
+  error: new Error('x'),
+  method: 'GET',
+  path: '/',
+});
+const logged = () => {
+  const logs = new ServerLog();
+  return { logs, logger: createLogger(loadConfig({ NODE_ENV: 'production' }), logs) };
+};
+
 describe('a failure hook whose calls never settle', () => {
   it(`says it is still busy every ${HOOK_BUSY_REMINDER_MS / 1000} s while the cap holds, with the failures not hooked so far`, async () => {
-    const logs = new ServerLog();
-    const logger = createLogger(loadConfig({ NODE_ENV: 'production' }), logs);
+    const { logs, logger } = logged();
     let clock = 0;
-    const context = { release: 'shop@1.4.0', replica: 'web-1' };
     // One call in flight at most, and it never settles: the cap holds for good.
     const hook = isolateFailureHook(
       () => new Promise<void>(() => {}),
@@ -22,16 +36,6 @@ describe('a failure hook whose calls never settle', () => {
       1,
       () => clock,
     )!;
-    const failure = (n: number) => ({
-      digest: `d${n}`,
-      status: 500,
-      route: 'r',
-      kind: 'loader' as const,
-      reqId: `q${n}`,
-      error: new Error('x'),
-      method: 'GET',
-      path: '/',
-    });
     await hook(failure(0));
     for (const [n, at] of [
       [1, 0],
@@ -50,10 +54,8 @@ describe('a failure hook whose calls never settle', () => {
   });
 
   it('writes two lines a minute, not two a failure, for a storm held at the cap whose calls settle one by one', async () => {
-    const logs = new ServerLog();
-    const logger = createLogger(loadConfig({ NODE_ENV: 'production' }), logs);
+    const { logs, logger } = logged();
     const settle: (() => void)[] = [];
-    const context = { release: 'shop@1.4.0', replica: 'web-1' };
     const hook = isolateFailureHook(
       () => new Promise<void>((resolve) => settle.push(resolve)),
       logger,
@@ -62,16 +64,6 @@ describe('a failure hook whose calls never settle', () => {
       1,
       () => 0,
     )!;
-    const failure = (n: number) => ({
-      digest: `d${n}`,
-      status: 500,
-      route: 'r',
-      kind: 'loader' as const,
-      reqId: `q${n}`,
-      error: new Error('x'),
-      method: 'GET',
-      path: '/',
-    });
     void hook(failure(0));
     for (let round = 1; round <= 10; round++) {
       void hook(failure(round * 2)); // past the cap: counted
