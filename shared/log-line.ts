@@ -54,6 +54,9 @@ export interface TraceContext {
   trace_flags: string;
 }
 
+/** W3C trace flags as the lines and `traceparent` write them: two lower-case hex digits (01 sampled). */
+export const traceFlagsOf = (flags: number): string => flags.toString(16).padStart(2, '0');
+
 /** Where a line came from: `client` marks a browser's report (server/telemetry/client-errors.ts). */
 export type Side = 'server' | 'client';
 

@@ -26,7 +26,7 @@ import type { Request, RequestHandler, Response as ExpressResponse } from 'expre
 import type { ServerBuild } from 'react-router';
 import type { OtelConfig } from '../config/otel-config.ts';
 import type { Reporter } from '../failures/recorder.ts';
-import type { TraceContext } from '../../shared/log-line.ts';
+import { traceFlagsOf, type TraceContext } from '../../shared/log-line.ts';
 import type { TraceMeta } from '../../shared/runtime.ts';
 import { pathOf, routedPath } from '../observe/url-path.ts';
 import { startLogExport } from './otel-logs.ts';
@@ -76,7 +76,7 @@ export interface OtelTracing {
 
 /** `00-<trace id>-<span id>-<flags>`: https://www.w3.org/TR/trace-context/#traceparent-header */
 const traceparentOf = ({ traceId, spanId, traceFlags }: { traceId: string; spanId: string; traceFlags: number }) =>
-  `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`;
+  `00-${traceId}-${spanId}-${traceFlagsOf(traceFlags)}`;
 
 interface Identity {
   release: string;
@@ -224,7 +224,7 @@ export async function startOtelTracing(otel: OtelConfig, { release, replica, sen
       const span = trace.getActiveSpan();
       if (span === undefined) return undefined;
       const { traceId, spanId, traceFlags } = span.spanContext();
-      return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags.toString(16).padStart(2, '0') };
+      return { trace_id: traceId, span_id: spanId, trace_flags: traceFlagsOf(traceFlags) };
     },
     traceMeta() {
       const span = trace.getActiveSpan();

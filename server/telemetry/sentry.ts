@@ -3,7 +3,7 @@
 import * as Sentry from '@sentry/node';
 import type { Span as OpenTelemetrySpan } from '@opentelemetry/api';
 import type { Reporter } from '../failures/recorder.ts';
-import type { TraceContext } from '../../shared/log-line.ts';
+import { traceFlagsOf, type TraceContext } from '../../shared/log-line.ts';
 import type { TraceMeta } from '../../shared/runtime.ts';
 
 /** Sentry's own default for flushing at exit (docs/reference-facts.md): long enough, bounded. */
@@ -58,7 +58,7 @@ export function currentTraceContext(): TraceContext | undefined {
   const span = Sentry.getActiveSpan();
   if (span === undefined) return undefined;
   const { traceId, spanId, traceFlags } = span.spanContext();
-  return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags.toString(16).padStart(2, '0') };
+  return { trace_id: traceId, span_id: spanId, trace_flags: traceFlagsOf(traceFlags) };
 }
 
 export function closeSentry(): Promise<boolean> {
