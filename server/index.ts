@@ -6,8 +6,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { createApp, createFailures } from './app.ts';
-import { createRedisStore } from './pages/redis-store.ts';
-import { connectFleet } from './fleet/fleet-connections.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
 import type { FailureRecorder } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
@@ -18,7 +16,6 @@ import { PRERENDER_DIR, readPrerendered } from './pages/prerender-manifest.ts';
 import { createHttpServer } from './edge/http-server.ts';
 import { publishAssets } from './assets/shared-assets.ts';
 import { createLogger, flushLogs } from './observe/logger.ts';
-import { createMetrics, createMetricsServer, type Metrics } from './observe/metrics.ts';
 import { createRefusalSummary } from './observe/refusal-summary.ts';
 import { createDrain } from './edge/shutdown.ts';
 import { LINE_LEVEL } from './observe/log-levels.ts';
@@ -108,8 +105,7 @@ function routeProcessWarnings(logger: Logger): void {
  * The /metrics server on its own port and address, loopback by default (METRICS_HOST, see
  * metrics.ts and config.ts); a port in use is fatal like the app's.
  */
-function listenForMetrics(config: Config, logger: Logger, metrics: Metrics): Server {
-  const server = createMetricsServer(metrics);
+function listenForMetrics(config: Config, logger: Logger, server: Server): Server {
   const { metricsHost, metricsPort } = config;
   const host = metricsHost.includes(':') ? `[${metricsHost}]` : metricsHost;
   server.once('error', (error) => void stopBoot(logger, error, `cannot listen for metrics on ${host}:${metricsPort}: ${error.message}`));
@@ -130,7 +126,10 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  const metrics = config.metricsPort === undefined ? undefined : createMetrics(config);
+  // What is not configured is not loaded: prom-client, Redis's client (647 modules) and pg were a
+  // third of a boot's CPU (docs/performance.md, "Boot").
+  const metricsModule = config.metricsPort === undefined ? undefined : await import('./observe/metrics.ts');
+  const metrics = metricsModule?.createMetrics(config);
   // OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT): OpenTelemetry's SDK is loaded only then; its logs take every line.
   const otel =
     config.otel &&
@@ -145,7 +144,10 @@ async function main(): Promise<void> {
   const appHook = await loadFailureHook(logger, "the app's instrumentation.server.ts", () => Promise.resolve(frontend.instrumentation));
   // The fleet's shared state (REDIS_URL) and stored pages (CACHE_REDIS_URL), each on a Redis of
   // its own (server/fleet/fleet-connections.ts); without them each process keeps its own.
-  const fleet = connectFleet(config.cache, logger, metrics);
+  const fleet =
+    config.cache.redisUrl === undefined && config.cache.pagesRedisUrl === undefined
+      ? undefined
+      : (await import('./fleet/fleet-connections.ts')).connectFleet(config.cache, logger, metrics);
   // One recorder for the process: its faults and its requests' failures (server/app.ts).
   const failures = createFailures(config, {
     logger,
@@ -154,7 +156,7 @@ async function main(): Promise<void> {
     onFailure: appHook,
     reporter: telemetry?.report,
     faultReporter: sentry?.reportFault,
-    reportProofs: fleet.spentProofs && { spent: fleet.spentProofs },
+    reportProofs: fleet?.spentProofs && { spent: fleet.spentProofs },
   });
   handleProcessFaults(logger, failures.recorder, () => Promise.all([sentry?.closeSentry(), otel?.shutdown()]));
   routeProcessWarnings(logger);
@@ -174,7 +176,7 @@ async function main(): Promise<void> {
 
   const files = await openFileFolders(config).catch((error: Error) => stopBoot(logger, error.cause, error.message));
   const db = await openAppDatabase(config, frontend.migrations, logger);
-  const sessions = createSessions(config, fleet.sessions ?? createDatabaseSessionStore(db, logger), sessionSecrets(config));
+  const sessions = createSessions(config, fleet?.sessions ?? createDatabaseSessionStore(db, logger), sessionSecrets(config));
   sayWhereSessionsAre(config, sessions.kind, logger);
   const drain = createDrain(logger, { delayMs: config.shutdownDelayMs, graceMs: config.shutdownGraceMs });
   metrics?.trackReadiness(drain.isShuttingDown);
@@ -192,16 +194,16 @@ async function main(): Promise<void> {
       metrics,
       refusals,
       failures,
-      cacheStore: fleet.pages && createRedisStore(fleet.pages, logger),
-      invalidations: fleet.invalidations,
-      windows: fleet.windows,
+      cacheStore: fleet?.pages && (await import('./pages/redis-store.ts')).createRedisStore(fleet.pages, logger),
+      invalidations: fleet?.invalidations,
+      windows: fleet?.windows,
       serverBuild,
       prerendered: prerenderedPages(config, { client: frontend.build, server: serverBuild }, logger),
     }),
     undefined,
     logger,
   );
-  const metricsServer = metrics && listenForMetrics(config, logger, metrics);
+  const metricsServer = metrics && metricsModule && listenForMetrics(config, logger, metricsModule.createMetricsServer(metrics));
 
   const stop = async (signal: string) => {
     const clean = await drain.drain(server, signal);
@@ -210,7 +212,7 @@ async function main(): Promise<void> {
     await frontend.close();
     // After the drain: no request is left to use it (bounded: data/database.ts's closeDatabase).
     await closeDatabase(db, logger);
-    await fleet.close();
+    await fleet?.close();
     // Sentry's client flushes only on beforeExit, which a signal never reaches.
     if (sentry) await sentry.closeSentry();
     refusals.flush(); // counts of refusals not yet summarised, before the last line

@@ -17,7 +17,6 @@ import { availability, unavailability } from './availability.ts';
 import { watchedDriver } from './watched-driver.ts';
 import { HOST_MIGRATIONS, HOST_MIGRATIONS_TABLE } from './database-sessions.ts';
 import { DatabaseError, firstLine, migrate } from './migrations.ts';
-import { createPool, postgresDialect } from './postgres-dialect.ts';
 import { nodeSqliteDialect } from './sqlite-dialect.ts';
 
 /** The path that opens a private database in memory, gone when it closes (https://sqlite.org/inmemorydb.html). */
@@ -75,6 +74,7 @@ function openSqlite(path: string, where: string): DatabaseSync {
 
 /** The steps run on a pool of one connection whose statements may take their time; then it is closed. */
 async function migratePostgres(config: PostgresConfig, migrations: readonly Migration[], where: string): Promise<number> {
+  const { createPool, postgresDialect } = await import('./postgres-dialect.ts');
   const pool = createPool({ ...config, poolMax: 1, statementTimeoutMs: MIGRATION_STATEMENT_TIMEOUT_MS }, () => {});
   const db = new Kysely<never>({ dialect: postgresDialect(pool) });
   try {
@@ -118,6 +118,8 @@ export async function openDatabase(settings: DatabaseSettings, migrations: reado
   if (postgres !== undefined) {
     const where = `DATABASE_URL=postgres://${postgres.where}`;
     const from = await untilReachable(() => migratePostgres(postgres, migrations, where), postgres.where, logger);
+    // Loaded only for PostgreSQL: a replica's own SQLite needs none of pg.
+    const { createPool, postgresDialect } = await import('./postgres-dialect.ts');
     // Told at debug only: if the database is gone, the next query tells the outage (./availability.ts).
     const pool = createPool(postgres, (error) =>
       logger?.debug({ database: postgres.where, error: { message: error.message } }, 'database connection dropped while idle'),

@@ -2,6 +2,8 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchOnce } from '../../tools/harness/http.ts';
 import { fleetReplica, type FleetReplica } from '../support/fleet-replica.ts';
+import { startServer } from '../support/server.ts';
+import { APP_BUILDS } from '../support/test-app.ts';
 import { startRedis, type RunningRedis } from '../support/redis-server.ts';
 import { EVICTING_STATE_MESSAGE } from '../../server/fleet/eviction-policy.ts';
 import { POSTS_PER_MINUTE } from '../apps/host/app/board-limits.ts';
@@ -101,5 +103,27 @@ describe('the state and the stored pages on Redis servers of their own', () => {
     }
     expect(await evictedKeys(state.url)).toBe(0);
     expect(a.logs.failureCount() + b.logs.failureCount()).toBe(0);
+  });
+
+  it('the built process, started with both, keeps its sessions in the state’s Redis and its pages in the pages’', async () => {
+    // Redis's client is loaded only when a Redis is configured (server/index.ts): this is that path, as built.
+    const server = await startServer({
+      APP_BUILD: APP_BUILDS.host,
+      REDIS_URL: state.url,
+      CACHE_REDIS_URL: pages.url,
+      SESSION_SECRET: 'r'.repeat(32),
+    });
+    try {
+      expect(server.logs.lines.find((line) => line.sessions !== undefined)).toMatchObject({ sessions: 'redis' });
+      const cacheOf = async () => (await fetchOnce(`${server.url}/cached/items/process`)).headers['x-cache'];
+      expect([await cacheOf(), await cacheOf()]).toEqual(['MISS', 'HIT']);
+      // Gone from the pages' Redis, it is gone: the process kept no copy of its own.
+      const admin = await createClient({ url: pages.url }).connect();
+      await admin.flushAll().finally(() => admin.destroy());
+      expect(await cacheOf()).toBe('MISS');
+      expect(server.logs.failureCount()).toBe(0);
+    } finally {
+      await server.stop();
+    }
   });
 });
