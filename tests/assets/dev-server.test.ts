@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openPage, sharedBrowser } from '../support/browser.ts';
 import { OUTPUT_SHOWN, startDevServer, type DevServer } from '../support/dev-server.ts';
 import { DIAG } from '../support/test-app.ts';
 
@@ -58,6 +59,41 @@ describe('`npm run dev`', () => {
   it('logs pretty lines by default, for a person at the terminal', () => {
     expect(dev!.output()).toMatch(/\] INFO: listening on http/);
     expect(dev!.output()).not.toContain('"msg":"listening on');
+  });
+
+  it('an edited loader reaches the open page as fresh data, with no document load, and the next request: no restart', async () => {
+    // React Router's hot data revalidation through the host's dev frontend (server/assets/frontend.ts).
+    const browser = await sharedBrowser();
+    const { page, close } = await openPage(browser);
+    try {
+      // As a developer opens it: Vite's HMR client connects to the page's host name.
+      const origin = url.replace('127.0.0.1', 'localhost');
+      const documents: string[] = [];
+      const data: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'document') documents.push(request.url());
+        else if (new URL(request.url()).pathname.endsWith('.data')) data.push(request.url());
+      });
+      // Vite's client logs "[vite] connected." once its WebSocket is open: an event sent before is lost.
+      const connected = page.waitForEvent('console', { predicate: (message) => message.text().includes('[vite] connected') });
+      await page.goto(`${origin}/about`);
+      await connected;
+      await page.locator('html[data-hydrated="true"]').waitFor();
+      // A value set on the page's window survives only if the document is never loaded again.
+      await page.evaluate(() => Object.assign(window, { devLoopMarker: true }));
+      const file = join(root, 'client/pages/about.tsx');
+      const marker = `EDITED-${hmrPort}`;
+      writeFileSync(file, readFileSync(file, 'utf8').replace('servedAt: new Date().toISOString()', `servedAt: '${marker}'`));
+      await page.getByText(`Served at ${marker}.`).waitFor({ timeout: 15_000 });
+      expect(await page.evaluate(() => (window as { devLoopMarker?: boolean }).devLoopMarker)).toBe(true);
+      expect(documents).toEqual([`${origin}/about`]);
+      expect(data.length).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+    expect(await (await fetch(`${url}/about`)).text()).toContain(`EDITED-${hmrPort}`);
+    // Started once: neither the edit nor anything before it restarted the server under tsx watch.
+    expect(dev!.output().match(/listening on http/g)).toHaveLength(1);
   });
 
   it('shows the stack at the source line that threw', async () => {
@@ -162,14 +198,6 @@ describe('`npm run dev`', () => {
     await expect.poll(async () => (await fetch(`${url}/guide/streaming`)).status, { timeout: 15_000 }).toBe(200);
   });
 
-  it('an edited loader takes effect on the next request, without a restart', async () => {
-    const file = join(root, 'client/pages/about.tsx');
-    const marker = `EDITED-${hmrPort}`;
-    writeFileSync(file, readFileSync(file, 'utf8').replace('servedAt: new Date().toISOString()', `servedAt: '${marker}'`));
-    await expect.poll(async () => (await fetch(`${url}/about`)).text(), { timeout: 15_000 }).toContain(marker);
-    // Started once: neither the edit nor anything before it restarted the server under tsx watch.
-    expect(dev!.output().match(/listening on http/g)).toHaveLength(1);
-  });
   // Last: it stops the server the tests above share.
   it('SIGTERM to npm (a supervisor’s stop) stops every process under it: nothing is left listening', async () => {
     dev!.child.kill('SIGTERM');

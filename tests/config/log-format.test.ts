@@ -4,8 +4,8 @@ import { loadConfig } from '../../server/config/config.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
 
 // LOG_FORMAT: pretty lines for a person at a dev terminal, JSON lines for everything else, and
-// always JSON in production (server/config/log-format.ts). The dev server's own lines in each format
-// are checked where it runs (tests/assets/dev-server.test.ts, tests/e2e/dev-loop.test.ts).
+// always JSON in production (server/config/log-format.ts). The dev server's own pretty lines are
+// checked where it runs (tests/assets/dev-server.test.ts).
 
 describe('LOG_FORMAT', () => {
   it.each([
@@ -19,6 +19,22 @@ describe('LOG_FORMAT', () => {
   it('lets development log JSON lines, for the digest tool or a log shipper', () => {
     expect(loadConfig({ NODE_ENV: 'development', LOG_FORMAT: 'json' }).logFormat).toBe('json');
     expect(loadConfig({ NODE_ENV: 'test', LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+  });
+
+  it.each([
+    ['json', (out: string) => expect(JSON.parse(out)).toMatchObject({ level: 30, msg: 'one line' })],
+    ['pretty', (out: string) => expect(out).toMatch(/^\[[\d:.]+\] INFO: one line\n/)],
+  ] as const)('a development process asked for %s writes its stdout so', (format, check) => {
+    // The process's own logger on its own stdout (server/observe/logger.ts), as `npm run dev` makes it.
+    const script = `
+      import { loadConfig } from './server/config/config.ts';
+      import { createLogger, flushLogs } from './server/observe/logger.ts';
+      const logger = createLogger(loadConfig({ NODE_ENV: 'development', LOG_FORMAT: '${format}' }));
+      logger.info('one line');
+      await flushLogs(logger);`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 15_000 });
+    expect(run.stderr).toBe('');
+    check(run.stdout);
   });
 
   it.each([
