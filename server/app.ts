@@ -97,7 +97,7 @@ function pageCache(config: Config, deps: AppDeps) {
   const release = `${deps.frontend.build}\0${deps.serverBuild ?? ''}\0${config.release}`;
   const traceShape = deps.telemetry && { sentry: config.sentry !== undefined };
   const template = createPageTemplate(release, config.digestKey ?? randomBytes(32).toString('base64url'), traceShape);
-  return createPageCache({ store, channel: deps.invalidations, template, logger: deps.logger, now: deps.now });
+  return createPageCache({ store, channel: deps.invalidations, template, logger: deps.logger, learns: keeps, now: deps.now });
 }
 
 /** The recorder of every failure of the process, the proofs of the digests it writes into pages, and the app's hook. */

@@ -24,9 +24,18 @@ export interface Learned {
 
 export function createLearnedPaths(now: () => number) {
   const paths = new Map<string, Learned>();
+  /**
+   * Paths whose route has no `cache` policy. A path matches the same route on every replica of a
+   * build, and stores are a build's own (page-template.ts's namespace): none holds a page of these,
+   * so none is asked (with CACHE_REDIS_URL, a round trip per request saved).
+   */
+  const unstored = new Map<string, true>();
   return {
     /** What is known of `path`, if anything. */
     get: (path: string): Learned | undefined => paths.get(path),
+
+    isUnstored: (path: string): boolean => unstored.has(path),
+    unstored: (path: string): void => setNewest(unstored, path, true, MAX_PATHS),
 
     /** What is known of `path`, made when nothing is; its tags as the route says now. */
     of(path: string, tags: readonly string[]): Learned {

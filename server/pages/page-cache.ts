@@ -58,6 +58,8 @@ export interface PageCacheDeps {
   channel?: InvalidationChannel;
   template: PageTemplate;
   logger: Logger;
+  /** Development keeps nothing and learns nothing: a route's `cache` added by an edit is checked on the next load. */
+  learns: boolean;
   now?: () => number;
 }
 
@@ -181,14 +183,18 @@ export function createPageCache(deps: PageCacheDeps) {
     /** Drops this target's entry: its regeneration answered what may not be stored (a 404, a redirect). */
     forget,
 
-    /** A route's `cache` export, checked; a malformed one is said once and the route is never stored. */
-    policyOf(routeId: string, cache: unknown): Policy | undefined {
+    /** Whether `path`'s route is known to have no policy: then no store holds it. */
+    neverStored: (path: string): boolean => learned.isUnstored(path),
+
+    /** A route's `cache` export, checked; a malformed one is said once and the route (and `path`) never stored. */
+    policyOf(routeId: string, cache: unknown, path: string): Policy | undefined {
       const checked = checkCachePolicy(cache);
       if (checked === undefined || 'problem' in checked) {
         if (checked !== undefined && !told.has(routeId)) {
           told.add(routeId);
           logger.warn({ route: routeId, reason: checked.problem }, NOT_STORED_MESSAGE);
         }
+        if (deps.learns) learned.unstored(path);
         return undefined;
       }
       return checked;

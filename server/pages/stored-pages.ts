@@ -66,7 +66,7 @@ export function createStoredPages(deps: StoredPagesDeps) {
   /** A HIT or a STALE answered from the store; otherwise on to the handler, the key noted for it. */
   const answer: RequestHandler = async (req, res, next) => {
     const key = keyOf(req, res);
-    const values = key && valuesOf(req, res);
+    const values = key && !cache.neverStored(key.path) ? valuesOf(req, res) : undefined;
     if (key === undefined || values === undefined) return next();
     if (await cache.serve(key, req, res, values, () => deps.regenerate(key, req, res))) return;
     res.locals.storeKey = key;
@@ -76,7 +76,7 @@ export function createStoredPages(deps: StoredPagesDeps) {
   /** For a read of `matched` that the store did not hold: how to render and keep it, when its route asks to be stored. */
   function storing(req: Request, res: Response, routeId: string, cacheExport: unknown, values: PageValues): Storing | undefined {
     const key = res.locals.storeKey as LookupKey | undefined;
-    const policy = key && cache.policyOf(routeId, cacheExport);
+    const policy = key && cache.policyOf(routeId, cacheExport, key.path);
     if (key === undefined || policy === undefined) return undefined;
     res.setHeader(CACHE_HEADER, 'MISS');
     const spec: CacheSpec = cache.specOf({ ...key, routeId, policy });

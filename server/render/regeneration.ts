@@ -41,7 +41,7 @@ export function createRegeneration(deps: RegenerationDeps) {
       const { table } = await renderer.prepare(false);
       const url = new URL(key.target);
       const matched = table.match(key.path, url.searchParams.has('index'));
-      const policy = matched && deps.cache.policyOf(matched.leaf.id, matched.leaf.module.cache);
+      const policy = matched && deps.cache.policyOf(matched.leaf.id, matched.leaf.module.cache, key.path);
       // The page is gone, or asks to be stored no more: the stale one must not be answered for ever.
       if (matched === undefined || policy === undefined) return (await cache.forget(key, req), true);
       // Markers of its own: the request that found the page stale was answered with the stored one.
