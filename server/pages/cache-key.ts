@@ -5,7 +5,7 @@ import type { CacheEntry } from './cache-store.ts';
 // What a stored page is kept under (docs/caching.md, "Reuse with revalidation"): the release's
 // namespace (page-template.ts), the kind (document or navigation data), crawler or browser (a
 // crawler's page is complete, a browser's streams), the target (the page's one spelling,
-// ../render/canonical-spelling.ts, and its query), and the values of the request headers its loaders read.
+// ../render/react-router-handler.ts, and its query), and the values of the request headers its loaders read.
 
 /** What a key is made of. */
 export interface KeyedRequest {

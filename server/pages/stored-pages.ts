@@ -14,7 +14,7 @@ import type { Deadline } from '../edge/request-deadline.ts';
 // middleware before the handler); one it does not hold, whose route asks to be stored, is
 // rendered by the handler as a template (`storing`) and kept once its answer ended, if the rule
 // allows. Only a page's one spelling is ever looked up or kept: any other is redirected first
-// (server/render/canonical-spelling.ts), so it is never found here.
+// (server/render/react-router-handler.ts), so it is never found here.
 
 const READS = new Set(['GET', 'HEAD']);
 /** React Router's navigation data (single fetch): `/about.data`, `/_.data` for `/`. */

@@ -1,4 +1,4 @@
-import type { Request as ExpressRequest, RequestHandler } from 'express';
+import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from 'express';
 import type { Config } from '../config/config.ts';
 import { methodNotAllowed, notFound } from '../failures/errors.ts';
 import { routeBodyLimits } from '../config/body-limits.ts';
@@ -9,7 +9,6 @@ import { wantsJson } from '../edge/wants-json.ts';
 import { readRequestBody, type RequestBody } from '../writes/request-body.ts';
 import type { Sessions } from '../writes/session.ts';
 import type { StoredPages } from '../pages/stored-pages.ts';
-import { redirectedToSpelling } from './canonical-spelling.ts';
 import type { PageRenderer } from './page-renderer.ts';
 import { requestDeadline } from '../edge/request-deadline.ts';
 import { ACTION_METHODS, READ_METHODS } from './route-table.ts';
@@ -25,6 +24,11 @@ import { manifestQuery } from './manifest-request.ts';
 // streamed, and stored when the route asks and the rule allows (server/pages/stored-pages.ts).
 // What escapes React Router goes to the terminal error middleware.
 
+/**
+ * A redirect to a page's one spelling is permanent (RFC 9110 §15.4.9: 308 keeps the method) but
+ * the route table is the app's and changes with releases: browsers keep it an hour, not for ever.
+ */
+const SPELLING_REDIRECT_CACHE_CONTROL = 'public, max-age=3600';
 /** A prefetch says so (browsers' own send Sec-Purpose, React Router's a Purpose): its failure is a warn line, unreported. */
 const PREFETCH = /\bprefetch\b/i;
 /** React Router's navigation data (single fetch): `/about.data`, `/_.data` for `/`, `/about/_.data` for `/about/`. */
@@ -44,6 +48,22 @@ export function pagePathOf(path: string): { pagePath: string; forData: boolean }
   if (suffix === null) return { pagePath: path, forData: false };
   const stripped = path.slice(0, suffix.index);
   return { pagePath: suffix[1] === undefined ? stripped : `${stripped}/`, forData: true };
+}
+
+/**
+ * One page, one spelling (docs/caching.md): `/About`, `/about/` and `/%61bout` are `/about` to the
+ * router, so a read of a page by any other spelling is redirected to its own
+ * (shared/canonical-path.ts) before the store is asked: the store only ever holds, caps and drops
+ * a page under that one spelling, and a link shared in any spelling lands on the page's address.
+ * True when it redirected. `forData`: the path is the page's navigation data (`<page>.data`).
+ */
+function redirectedToSpelling(res: ExpressResponse, spelled: string, forData: boolean): boolean {
+  const { path, query } = res.locals.target!;
+  const sent = forData ? path.replace(/\.data$/, '').replace(/\/_$/, '/') : path;
+  if (spelled === sent) return false;
+  const location = forData ? `${spelled === '/' ? '/_' : spelled}.data` : spelled;
+  res.set('Cache-Control', SPELLING_REDIRECT_CACHE_CONTROL).redirect(308, `${location}${query}`);
+  return true;
 }
 
 /** The request's headers as a Fetch Headers (Node gives repeated ones as a list). */
