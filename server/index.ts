@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { createApp, createFailures } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config/config.ts';
+import { sharesThroughRedis } from './config/cache-config.ts';
 import type { FailureRecorder } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
 import { createSourceMapper } from './failures/source-maps.ts';
@@ -126,8 +127,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  // What is not configured is not loaded: prom-client, Redis's client (647 modules) and pg were a
-  // third of a boot's CPU (docs/performance.md, "Boot").
+  // Loaded only when configured, like Redis's client and pg: they were a third of a boot (docs/performance.md, "Boot").
   const metricsModule = config.metricsPort === undefined ? undefined : await import('./observe/metrics.ts');
   const metrics = metricsModule?.createMetrics(config);
   // OTLP export (OTEL_EXPORTER_OTLP_ENDPOINT): OpenTelemetry's SDK is loaded only then; its logs take every line.
@@ -142,12 +142,10 @@ async function main(): Promise<void> {
   // The app first: its failure hook and migrations are its own (server/assets/app-build.ts).
   const frontend = await createFrontend(config, logger, fixStack);
   const appHook = await loadFailureHook(logger, "the app's instrumentation.server.ts", () => Promise.resolve(frontend.instrumentation));
-  // The fleet's shared state (REDIS_URL) and stored pages (CACHE_REDIS_URL), each on a Redis of
-  // its own (server/fleet/fleet-connections.ts); without them each process keeps its own.
-  const fleet =
-    config.cache.redisUrl === undefined && config.cache.pagesRedisUrl === undefined
-      ? undefined
-      : (await import('./fleet/fleet-connections.ts')).connectFleet(config.cache, logger, metrics);
+  // The fleet's state (REDIS_URL) and stored pages (CACHE_REDIS_URL); without them each process keeps its own.
+  const fleet = sharesThroughRedis(config.cache)
+    ? (await import('./fleet/fleet-connections.ts')).connectFleet(config.cache, logger, metrics)
+    : undefined;
   // One recorder for the process: its faults and its requests' failures (server/app.ts).
   const failures = createFailures(config, {
     logger,

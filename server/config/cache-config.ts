@@ -19,6 +19,9 @@ export interface CacheConfig {
   readonly revalidateToken: string | undefined;
 }
 
+/** Whether this process shares anything through a Redis (server/fleet/fleet-connections.ts): only then is Redis's client loaded. */
+export const sharesThroughRedis = (config: CacheConfig): boolean => config.redisUrl !== undefined || config.pagesRedisUrl !== undefined;
+
 /**
  * 64 MiB: the demo's pages are 10–40 KB each, so thousands of entries, beside a process that
  * idles at about 100 MB RSS (docs/performance.md). A site with more pages raises it or sets REDIS_URL.

@@ -19,6 +19,8 @@ import { HOST_MIGRATIONS, HOST_MIGRATIONS_TABLE } from './database-sessions.ts';
 import { DatabaseError, firstLine, migrate } from './migrations.ts';
 import { nodeSqliteDialect } from './sqlite-dialect.ts';
 
+type PostgresModule = typeof import('./postgres-dialect.ts');
+
 /** The path that opens a private database in memory, gone when it closes (https://sqlite.org/inmemorydb.html). */
 export const IN_MEMORY = ':memory:';
 
@@ -73,8 +75,13 @@ function openSqlite(path: string, where: string): DatabaseSync {
 }
 
 /** The steps run on a pool of one connection whose statements may take their time; then it is closed. */
-async function migratePostgres(config: PostgresConfig, migrations: readonly Migration[], where: string): Promise<number> {
-  const { createPool, postgresDialect } = await import('./postgres-dialect.ts');
+async function migratePostgres(
+  pg: PostgresModule,
+  config: PostgresConfig,
+  migrations: readonly Migration[],
+  where: string,
+): Promise<number> {
+  const { createPool, postgresDialect } = pg;
   const pool = createPool({ ...config, poolMax: 1, statementTimeoutMs: MIGRATION_STATEMENT_TIMEOUT_MS }, () => {});
   const db = new Kysely<never>({ dialect: postgresDialect(pool) });
   try {
@@ -116,10 +123,11 @@ async function untilReachable<T>(boot: () => Promise<T>, where: string, logger: 
 export async function openDatabase(settings: DatabaseSettings, migrations: readonly Migration[], logger?: Logger): Promise<OpenedDatabase> {
   const { postgres } = settings;
   if (postgres !== undefined) {
-    const where = `DATABASE_URL=postgres://${postgres.where}`;
-    const from = await untilReachable(() => migratePostgres(postgres, migrations, where), postgres.where, logger);
     // Loaded only for PostgreSQL: a replica's own SQLite needs none of pg.
-    const { createPool, postgresDialect } = await import('./postgres-dialect.ts');
+    const pg = await import('./postgres-dialect.ts');
+    const where = `DATABASE_URL=postgres://${postgres.where}`;
+    const from = await untilReachable(() => migratePostgres(pg, postgres, migrations, where), postgres.where, logger);
+    const { createPool, postgresDialect } = pg;
     // Told at debug only: if the database is gone, the next query tells the outage (./availability.ts).
     const pool = createPool(postgres, (error) =>
       logger?.debug({ database: postgres.where, error: { message: error.message } }, 'database connection dropped while idle'),

@@ -12,6 +12,8 @@ import { newVariantCount, type VariantCount } from './variant-cap.ts';
 const MAX_PATHS = 10_000;
 /** Per path, targets (its query strings and kinds) and keys remembered, the newest kept. */
 const MAX_PER_PATH = 64;
+/** A longer path is not learned as never stored: a target may be 16 KB, and 10,000 such would hold 160 MB. */
+const MAX_UNSTORED_PATH = 1_024;
 
 export interface Learned {
   tags: readonly string[];
@@ -25,17 +27,23 @@ export interface Learned {
 export function createLearnedPaths(now: () => number) {
   const paths = new Map<string, Learned>();
   /**
-   * Paths whose route has no `cache` policy. A path matches the same route on every replica of a
-   * build, and stores are a build's own (page-template.ts's namespace): none holds a page of these,
-   * so none is asked (with CACHE_REDIS_URL, a round trip per request saved).
+   * Paths whose route has no valid `cache` policy, in the public route table. A path matches the
+   * same route on every replica of a build, and stores are a build's own (page-template.ts's
+   * namespace): none holds a page of these, so none is asked (with CACHE_REDIS_URL, a round trip
+   * per request saved). The first learned goes first, however often it is read.
    */
   const unstored = new Map<string, true>();
   return {
     /** What is known of `path`, if anything. */
     get: (path: string): Learned | undefined => paths.get(path),
 
+    /** Whether `path` was learned as never stored. */
     isUnstored: (path: string): boolean => unstored.has(path),
-    unstored: (path: string): void => setNewest(unstored, path, true, MAX_PATHS),
+
+    /** Learns that `path` is never stored (not one past MAX_UNSTORED_PATH). */
+    unstored(path: string): void {
+      if (path.length <= MAX_UNSTORED_PATH) setNewest(unstored, path, true, MAX_PATHS);
+    },
 
     /** What is known of `path`, made when nothing is; its tags as the route says now. */
     of(path: string, tags: readonly string[]): Learned {

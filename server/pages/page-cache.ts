@@ -186,15 +186,18 @@ export function createPageCache(deps: PageCacheDeps) {
     /** Whether `path`'s route is known to have no policy: then no store holds it. */
     neverStored: (path: string): boolean => learned.isUnstored(path),
 
-    /** A route's `cache` export, checked; a malformed one is said once and the route (and `path`) never stored. */
-    policyOf(routeId: string, cache: unknown, path: string): Policy | undefined {
+    /**
+     * A route's `cache` export, checked; a malformed one is said once and the route never stored.
+     * `learnedAt`: the path this route was matched for in the public route table, learned as never stored when it has none.
+     */
+    policyOf(routeId: string, cache: unknown, learnedAt?: string): Policy | undefined {
       const checked = checkCachePolicy(cache);
       if (checked === undefined || 'problem' in checked) {
         if (checked !== undefined && !told.has(routeId)) {
           told.add(routeId);
           logger.warn({ route: routeId, reason: checked.problem }, NOT_STORED_MESSAGE);
         }
-        if (deps.learns) learned.unstored(path);
+        if (deps.learns && learnedAt !== undefined) learned.unstored(learnedAt);
         return undefined;
       }
       return checked;

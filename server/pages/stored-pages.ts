@@ -63,7 +63,7 @@ export function createStoredPages(deps: StoredPagesDeps) {
       trace: deps.traceMeta?.(),
     });
 
-  /** A HIT or a STALE answered from the store; otherwise on to the handler, the key noted for it. */
+  /** A HIT or a STALE answered from the store; otherwise on to the handler, the key noted for it unless its path is never stored. */
   const answer: RequestHandler = async (req, res, next) => {
     const key = keyOf(req, res);
     const values = key && !cache.neverStored(key.path) ? valuesOf(req, res) : undefined;
@@ -73,13 +73,23 @@ export function createStoredPages(deps: StoredPagesDeps) {
     next();
   };
 
-  /** For a read of `matched` that the store did not hold: how to render and keep it, when its route asks to be stored. */
-  function storing(req: Request, res: Response, routeId: string, cacheExport: unknown, values: PageValues): Storing | undefined {
+  /**
+   * For a read of `route` that the store did not hold: how to render and keep it, when its route
+   * asks to be stored. `diagnostics`: it was matched in the table with the diagnostic routes, which
+   * is not every request's, so nothing of its path is learned.
+   */
+  function storing(
+    req: Request,
+    res: Response,
+    route: { id: string; cache: unknown },
+    values: PageValues,
+    diagnostics: boolean,
+  ): Storing | undefined {
     const key = res.locals.storeKey as LookupKey | undefined;
-    const policy = key && cache.policyOf(routeId, cacheExport, key.path);
+    const policy = key && cache.policyOf(route.id, route.cache, diagnostics ? undefined : key.path);
     if (key === undefined || policy === undefined) return undefined;
     res.setHeader(CACHE_HEADER, 'MISS');
-    const spec: CacheSpec = cache.specOf({ ...key, routeId, policy });
+    const spec: CacheSpec = cache.specOf({ ...key, routeId: route.id, policy });
     const headerReads = new Set<string>();
     return {
       markers: cache.markersOf(spec),

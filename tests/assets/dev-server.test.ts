@@ -3,7 +3,8 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPage, sharedBrowser } from '../support/browser.ts';
+import type { Browser } from 'playwright-core';
+import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
 import { OUTPUT_SHOWN, startDevServer, type DevServer } from '../support/dev-server.ts';
 import { DIAG } from '../support/test-app.ts';
 
@@ -48,13 +49,17 @@ describe('`npm run dev`', () => {
   let port: string;
   let hmrPort: number;
   let root: string;
+  let browser: Browser;
   beforeAll(async () => {
-    dev = await startDevServer();
+    [dev, browser] = await Promise.all([startDevServer(), sharedBrowser()]);
     ({ url, port, hmrPort, root } = dev);
   });
   // A failure shows what the server (tsx watch, Vite, the host) said: its log is not kept.
   beforeEach(({ onTestFailed }) => onTestFailed(() => console.error(`npm run dev said:\n${dev?.output().slice(-OUTPUT_SHOWN)}`)));
-  afterAll(() => dev?.stop());
+  afterAll(async () => {
+    await closeContexts(browser);
+    await dev?.stop();
+  });
 
   it('logs pretty lines by default, for a person at the terminal', () => {
     expect(dev!.output()).toMatch(/\] INFO: listening on http/);
@@ -63,7 +68,6 @@ describe('`npm run dev`', () => {
 
   it('an edited loader reaches the open page as fresh data, with no document load, and the next request: no restart', async () => {
     // React Router's hot data revalidation through the host's dev frontend (server/assets/frontend.ts).
-    const browser = await sharedBrowser();
     const { page, close } = await openPage(browser);
     try {
       // As a developer opens it: Vite's HMR client connects to the page's host name.

@@ -105,7 +105,7 @@ describe('the state and the stored pages on Redis servers of their own', () => {
     expect(a.logs.failureCount() + b.logs.failureCount()).toBe(0);
   });
 
-  it('the built process, started with both, keeps its sessions in the state’s Redis and its pages in the pages’', async () => {
+  it('the built process, started with both, says its sessions are in the state’s Redis and keeps its pages in the pages’', async () => {
     // Redis's client is loaded only when a Redis is configured (server/index.ts): this is that path, as built.
     const server = await startServer({
       APP_BUILD: APP_BUILDS.host,
@@ -116,7 +116,9 @@ describe('the state and the stored pages on Redis servers of their own', () => {
     try {
       expect(server.logs.lines.find((line) => line.sessions !== undefined)).toMatchObject({ sessions: 'redis' });
       const cacheOf = async () => (await fetchOnce(`${server.url}/cached/items/process`)).headers['x-cache'];
-      expect([await cacheOf(), await cacheOf()]).toEqual(['MISS', 'HIT']);
+      expect(await cacheOf()).toBe('MISS');
+      // Stored once the pages' connection is up: the process listens before its Redis connections are.
+      await expect.poll(cacheOf).toBe('HIT');
       // Gone from the pages' Redis, it is gone: the process kept no copy of its own.
       const admin = await createClient({ url: pages.url }).connect();
       await admin.flushAll().finally(() => admin.destroy());

@@ -130,4 +130,16 @@ describe('what a page that is never stored costs the store', () => {
     expect(asked.filter((key) => !key.includes('/cached'))).toHaveLength(1);
     expect(asked.filter((key) => key.includes('/cached'))).toHaveLength(2);
   });
+
+  it('a path past 1,024 characters is not learned: a client sending long ones cannot fill memory with them', async () => {
+    const memory = createMemoryStore(64 * 1024 * 1024);
+    const asked: string[] = [];
+    const store: CacheStore = { ...memory, get: (key) => (asked.push(key), memory.get(key)) };
+    const { app } = createTestApp({ PUBLIC_ORIGIN: ORIGIN }, { cacheStore: store });
+    const long = `/fixture/${'a'.repeat(1_100)}`;
+    for (const path of [long, long, '/fixture/ada', '/fixture/ada']) await request(app).get(path).expect(200);
+    // The long one at each read (its key is its hash: docs/security.md), the short one once.
+    expect(asked.filter((key) => key.includes('/fixture/ada'))).toHaveLength(1);
+    expect(asked).toHaveLength(3);
+  });
 });

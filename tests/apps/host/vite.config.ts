@@ -8,7 +8,7 @@ import config from './react-router.config.ts';
 // tests run the host from the repository's sources and serve this build.
 export default defineConfig(() => ({
   // The assets' compressed copies too, as production serves them (tests/assets/compression.test.ts),
-  // at zlib's defaults: the best settings took seconds of every test run that builds.
+  // at quick settings: the best took seconds of every test run that builds.
   plugins: [...reactRouterHost(), errorPageStyles(), precompressAssets({ quick: true })],
   logLevel: 'warn' as const,
   environments: {
