@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { createApp, createFailures } from './app.ts';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { APP_ROOT } from './failures/app-root.ts';
-import { appFrames } from './failures/fingerprint.ts';
+import { appFrames } from './failures/digest.ts';
 import type { FailureReport } from './failures/recorder.ts';
 import { serializeError } from './failures/serialize-error.ts';
 import { createSourceMapper } from './failures/source-maps.ts';

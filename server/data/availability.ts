@@ -19,7 +19,7 @@ export class DatabaseUnavailableError extends HostError {
   constructor(reason: Unavailability, driverError: unknown) {
     // One digest for one outage on every replica and route, whatever query met it and however the
     // driver said it (refused, then reset, then a dropped connection): stackless, and the driver's
-    // words are its detail, on the failure line but never hashed (server/failures/fingerprint.ts).
+    // words are its detail, on the failure line but never hashed (server/failures/digest.ts).
     super(503, `database unavailable: ${reason}`, {
       stackless: true,
       detail: String(readProperty(driverError, 'message') ?? driverError),

@@ -9,7 +9,7 @@ import { NOT_FOUND_MESSAGE } from '../../shared/messages.ts';
 export interface HostErrorOptions {
   cause?: unknown;
   headers?: Record<string, string>;
-  /** Per-occurrence detail (a refused target, say): logged, never hashed (fingerprint.ts). */
+  /** Per-occurrence detail (a refused target, say): logged, never hashed (digest.ts). */
   detail?: string;
   /**
    * No stack: where the host raised it says nothing about the failure, and a digest made of

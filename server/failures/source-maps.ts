@@ -3,7 +3,7 @@ import { SourceMap } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { causeOf, isErrorLike, readString } from './thrown-value.ts';
-import { MAX_CAUSE_DEPTH, MAX_REMEMBERED_STACK } from './fingerprint.ts';
+import { MAX_CAUSE_DEPTH, MAX_REMEMBERED_STACK } from './digest.ts';
 import { boundedMemo } from '../../shared/bounded-memo.ts';
 
 // Production stacks point into the bundle (dist/server/assets/entry-server-….js:169:8). The

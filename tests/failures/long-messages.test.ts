@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createDigester } from '../../server/failures/digest.ts';
-import { MAX_REMEMBERED_STACK } from '../../server/failures/fingerprint.ts';
+import { MAX_REMEMBERED_STACK } from '../../server/failures/digest.ts';
 
 // A failure whose message quotes a large body has a stack past what the failure path remembers
-// (server/failures/fingerprint.ts): it is worked out each time, and must group as a short one does.
+// (server/failures/digest.ts): it is worked out each time, and must group as a short one does.
 
 const digest = createDigester('long-messages-digest-key-0123');
 const quoting = (text: string) => new Error(`upstream answered: ${text}`);
