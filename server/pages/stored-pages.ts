@@ -75,18 +75,18 @@ export function createStoredPages(deps: StoredPagesDeps) {
 
   /**
    * For a read of `route` that the store did not hold: how to render and keep it, when its route
-   * asks to be stored. `diagnostics`: it was matched in the table with the diagnostic routes, which
-   * is not every request's, so nothing of its path is learned.
+   * asks to be stored; a resource route's answer never is. `diagnostics`: it was matched in the
+   * table with the diagnostic routes, which is not every request's, so nothing of its path is learned.
    */
   function storing(
     req: Request,
     res: Response,
-    route: { id: string; cache: unknown },
+    route: { id: string; cache: unknown; resource: boolean },
     values: PageValues,
     diagnostics: boolean,
   ): Storing | undefined {
     const key = res.locals.storeKey as LookupKey | undefined;
-    const policy = key && cache.policyOf(route.id, route.cache, diagnostics ? undefined : key.path);
+    const policy = key && cache.policyOf(route.id, route.resource ? undefined : route.cache, diagnostics ? undefined : key.path);
     if (key === undefined || policy === undefined) return undefined;
     res.setHeader(CACHE_HEADER, 'MISS');
     const spec: CacheSpec = cache.specOf({ ...key, routeId: route.id, policy });

@@ -131,8 +131,14 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
     };
     // A read of a page whose route asks to be stored: rendered as a template (server/pages/page-template.ts).
     const storing =
-      reads && matched !== undefined && !matched.resource
-        ? deps.pages?.storing(req, res, { id: matched.leaf.id, cache: matched.leaf.module.cache }, values, diagnostics)
+      reads && matched !== undefined
+        ? deps.pages?.storing(
+            req,
+            res,
+            { id: matched.leaf.id, cache: matched.leaf.module.cache, resource: matched.resource },
+            values,
+            diagnostics,
+          )
         : undefined;
     // The path set as a path: parsed against the origin, `//evil.example/x` would be another host's URL.
     const url = new URL(requestOrigin(config, res));

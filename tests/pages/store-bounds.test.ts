@@ -120,14 +120,16 @@ describe("a stored page's markers", () => {
 });
 
 describe('what a page that is never stored costs the store', () => {
-  it('is one lookup, its first: a path matches the same route on every replica of a build', async () => {
+  it('is one lookup, its first, for a page or a resource route: a path matches the same route on every replica of a build', async () => {
     const memory = createMemoryStore(64 * 1024 * 1024);
     const asked: string[] = [];
     const store: CacheStore = { ...memory, get: (key) => (asked.push(key), memory.get(key)) };
     const { app } = createTestApp({ PUBLIC_ORIGIN: ORIGIN }, { cacheStore: store });
-    for (const path of ['/', '/', '/?page=2', '/_.data', '/cached', '/cached']) await request(app).get(path).expect(200);
-    // The home page's path once, whatever its query or kind; '/cached', which is stored, at each read.
-    expect(asked.filter((key) => !key.includes('/cached'))).toHaveLength(1);
+    const paths = ['/', '/', '/?page=2', '/_.data', '/api/readonly', '/api/readonly', '/cached', '/cached'];
+    for (const path of paths) await request(app).get(path).expect(200);
+    // The home page's path once, whatever its query or kind, and a resource route's; '/cached', which is stored, at each read.
+    expect(asked.filter((key) => key.includes('/api/readonly'))).toHaveLength(1);
+    expect(asked.filter((key) => !key.includes('/cached') && !key.includes('/api/'))).toHaveLength(1);
     expect(asked.filter((key) => key.includes('/cached'))).toHaveLength(2);
   });
 
