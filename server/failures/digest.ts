@@ -121,8 +121,8 @@ function fingerprintOne(value: unknown, root: string): string[] {
 /**
  * The digest groups occurrences of one failure: a keyed hash (HMAC-SHA-256) of its fingerprint,
  * so the same failure gives the same digest on every replica sharing DIGEST_KEY, and the digest
- * reveals nothing of the message. 96 bits make collisions practically impossible (Next.js uses 32); base64url keeps
- * it URL-safe.
+ * reveals nothing of the message. 96 bits make collisions practically impossible (Next.js uses
+ * 32); base64url keeps it URL-safe.
  */
 const DIGEST_BYTES = 12;
 

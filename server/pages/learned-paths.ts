@@ -27,10 +27,11 @@ export interface Learned {
 export function createLearnedPaths(now: () => number) {
   const paths = new Map<string, Learned>();
   /**
-   * Paths whose route has no valid `cache` policy, in the public route table. A path matches the
-   * same route on every replica of a build, and stores are a build's own (page-template.ts's
-   * namespace): none holds a page of these, so none is asked (with CACHE_REDIS_URL, a round trip
-   * per request saved). The first learned goes first, however often it is read.
+   * Paths whose route, in the public route table, is a resource route or a page's without a valid
+   * `cache` policy. A path matches the same route on every replica of a build, and stores are a
+   * build's own (page-template.ts's namespace): none holds a page of these, so none is asked (with
+   * CACHE_REDIS_URL, a round trip per request saved). The first learned goes first, however often
+   * it is read.
    */
   const unstored = new Map<string, true>();
   return {

@@ -129,7 +129,7 @@ export function createReactRouterHandler(deps: HandlerDeps): RequestHandler {
       hostname: displayHostname(config, res),
       trace: renderer.traceMeta(),
     };
-    // A read of a page whose route asks to be stored: rendered as a template (server/pages/page-template.ts).
+    // A read: rendered as a template when its page's route asks to be stored (server/pages/page-template.ts).
     const storing =
       reads && matched !== undefined
         ? deps.pages?.storing(
