@@ -68,6 +68,9 @@ describe('`npm run dev`', () => {
 
   it('an edited loader reaches the open page as fresh data, with no document load, and the next request: no restart', async () => {
     // React Router's hot data revalidation through the host's dev frontend (server/assets/frontend.ts).
+    // First in the file: after a page failed to compile and was fixed (the syntax error test below),
+    // an edit here reloaded the page instead, and the next edit never arrived (seen 2026-11-27, not
+    // yet traced to the host or to React Router's plugin).
     const { page, close } = await openPage(browser);
     try {
       // As a developer opens it: Vite's HMR client connects to the page's host name.
