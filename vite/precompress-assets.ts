@@ -35,18 +35,21 @@ export function precompressAssets({ quick = false } = {}): Plugin {
     // The browser's assets only: the server build's copies of them are React Router's to move or drop.
     applyToEnvironment: (environment) => environment.name === 'client',
     async writeBundle(options, bundle) {
-      if (options.dir === undefined) return;
-      for (const fileName of Object.keys(bundle)) {
-        if (!fileName.startsWith('assets/') || !COMPRESSIBLE_ASSET.test(fileName)) continue;
-        const path = join(options.dir, fileName);
-        const bytes = readFileSync(path);
-        if (bytes.length < MIN_COMPRESSED_BYTES) continue;
-        for (const coding of ['br', 'gzip'] as const) {
+      const { dir } = options;
+      if (dir === undefined) return;
+      const files = Object.keys(bundle)
+        .filter((fileName) => fileName.startsWith('assets/') && COMPRESSIBLE_ASSET.test(fileName))
+        .map((fileName) => ({ path: join(dir, fileName), bytes: readFileSync(join(dir, fileName)) }))
+        .filter(({ bytes }) => bytes.length >= MIN_COMPRESSED_BYTES);
+      // Every brotli first: it runs on libuv's threads (best-compression.ts), beside zopfli on this one.
+      const copies = (['br', 'gzip'] as const).flatMap((coding) =>
+        files.map(async ({ path, bytes }) => {
           const compressed = await compress[coding](bytes);
           // A copy no smaller than the file would only cost the client the decoding.
           if (compressed.length < bytes.length) writeFileSync(path + CODING_SUFFIXES[coding], compressed);
-        }
-      }
+        }),
+      );
+      await Promise.all(copies);
     },
   };
 }
