@@ -17,10 +17,33 @@ if (reactRouterConfig.buildDirectory !== BUILD_DIRECTORY) {
   );
 }
 
+/**
+ * Packages written into the server build rather than loaded from node_modules at boot: a boot
+ * spent most of its time resolving and loading modules one by one, Kysely's alone 255 files
+ * (docs/performance.md, "Boot"). Only packages that nothing instruments by their module's name
+ * (Sentry and OpenTelemetry patch Express, `http`, pg and Redis as they load: those stay
+ * external) and that read no files of their own by path at run time. The app's server build is
+ * built in the same environment, so an app that imports one of them shares the host's copy.
+ */
+const BUNDLED_DEPENDENCIES = [
+  'kysely',
+  '@fastify/busboy',
+  '@remix-run/file-storage',
+  '@remix-run/fs',
+  '@remix-run/lazy-file',
+  '@remix-run/mime',
+  'compression',
+  'compressible',
+  'express-rate-limit',
+  'helmet',
+  'isbot',
+];
+
 export default defineConfig(() => ({
   plugins: [...reactRouterHost(), errorPageStyles(), precompressAssets()],
   environments: {
     ssr: {
+      resolve: { noExternal: BUNDLED_DEPENDENCIES },
       build: {
         target: 'node22', // engines' floor (package.json)
         // Shipped beside the server files (never served): failures are logged with source files
