@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_DIGEST } from '../../shared/digest-proof.ts';
 import { isAccessLine } from '../../shared/log-line.ts';
 import { collect, openSocket, parseResponse, statusesIn } from '../support/raw-http.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -178,7 +179,7 @@ describe('streamed uploads', () => {
       const res = await upload(own.url, MB);
       expect(res.status).toBe(500);
       const body = (await res.json()) as { error: { digest?: string } };
-      expect(body.error.digest).toMatch(/\w+/);
+      expect(body.error.digest).toMatch(SERVER_DIGEST);
       expect(own.logs.failures(res.headers.get('x-request-id')!)).toHaveLength(1);
     } finally {
       await own.stop();
