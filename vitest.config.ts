@@ -1,6 +1,22 @@
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Packages' production builds, as `npm start` loads them: outside production Vite resolves with
+ * the `development` condition, and vitest passes its conditions to the workers (`--conditions`),
+ * where React Router then ran its development build (its dev-only checks and warnings). Vite
+ * merges a config's conditions with its defaults, so the default is replaced once resolved.
+ */
+const productionConditions: Plugin = {
+  name: 'production-conditions',
+  configResolved({ ssr, environments }) {
+    for (const resolve of [ssr.resolve!, environments.ssr!.resolve])
+      resolve.conditions = resolve.conditions!.map((name) => (name === 'development|production' ? 'production' : name));
+  },
+};
+
 export default defineConfig({
+  plugins: [productionConditions],
   // Compile JSX as the production build does (react/jsx-runtime, not jsxDEV), to match the
   // production React loaded below.
   oxc: { jsx: { runtime: 'automatic', development: false } },
