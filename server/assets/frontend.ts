@@ -7,6 +7,7 @@ import { notFound } from '../failures/errors.ts';
 import { servePrecompressed } from './precompressed-assets.ts';
 import { servePublicFiles } from './public-files.ts';
 import { closeHmr, listenForHmr } from './hmr-listener.ts';
+import { replayCurrentCompileErrors } from './hmr-errors.ts';
 import { serveSharedAssets } from './shared-assets.ts';
 import { ASSETS_ROUTE } from '../observe/route-label.ts';
 import type { Migration } from '../../shared/database.ts';
@@ -114,6 +115,7 @@ export async function createDevFrontend(root: string, host: string, hmrPort: num
     await closeHmr(hmr);
     throw error;
   });
+  replayCurrentCompileErrors(vite);
   // The app's own server modules, as the build takes them (vite/react-router-host.ts), loaded through Vite as the app is.
   const appModule = (file: string) => {
     const path = join(root, appDirectory, file);
