@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import { errorPageStyles } from './vite/error-page-styles.ts';
 import { precompressAssets } from './vite/precompress-assets.ts';
 import { appServerInputs, reactRouterHost } from './vite/react-router-host.ts';
+import { BUNDLED_DEPENDENCIES } from './vite/bundled-dependencies.ts';
 import reactRouterConfig from './react-router.config.ts';
 
 // One build for the app and the host (`npm run build`, `react-router build`): React Router's Vite
@@ -17,33 +18,12 @@ if (reactRouterConfig.buildDirectory !== BUILD_DIRECTORY) {
   );
 }
 
-/**
- * Packages written into the server build rather than loaded from node_modules at boot: a boot
- * spent most of its time resolving and loading modules one by one, Kysely's alone 255 files
- * (docs/performance.md, "Boot"). Only packages that nothing instruments by their module's name
- * (Sentry and OpenTelemetry patch Express, `http`, pg and Redis as they load: those stay
- * external) and that read no files of their own by path at run time. The app's server build is
- * built in the same environment, so an app that imports one of them shares the host's copy.
- */
-const BUNDLED_DEPENDENCIES = [
-  'kysely',
-  '@fastify/busboy',
-  '@remix-run/file-storage',
-  '@remix-run/fs',
-  '@remix-run/lazy-file',
-  '@remix-run/mime',
-  'compression',
-  'compressible',
-  'express-rate-limit',
-  'helmet',
-  'isbot',
-];
-
-export default defineConfig(() => ({
+export default defineConfig(({ command }) => ({
   plugins: [...reactRouterHost(), errorPageStyles(), precompressAssets()],
   environments: {
     ssr: {
-      resolve: { noExternal: BUNDLED_DEPENDENCIES },
+      // The build's own copies of these (vite/bundled-dependencies.ts); development loads node_modules'.
+      resolve: command === 'build' ? { noExternal: BUNDLED_DEPENDENCIES } : {},
       build: {
         target: 'node22', // engines' floor (package.json)
         // Shipped beside the server files (never served): failures are logged with source files

@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
  * the `development` condition, and vitest passes its conditions to the workers (`--conditions`),
  * where React Router then ran its development build (its dev-only checks and warnings). Vite
  * merges a config's conditions with its defaults, so the default is replaced once resolved.
+ * vitest hands the workers no `production` outside production either: they resolve a package's
+ * default export, which is React Router's production build.
  */
 const productionConditions: Plugin = {
   name: 'production-conditions',

@@ -7,7 +7,7 @@ import { notFound } from '../failures/errors.ts';
 import { servePrecompressed } from './precompressed-assets.ts';
 import { servePublicFiles } from './public-files.ts';
 import { closeHmr, listenForHmr } from './hmr-listener.ts';
-import { replayCurrentCompileErrors } from './hmr-errors.ts';
+import { currentCompileErrors } from './hmr-errors.ts';
 import { serveSharedAssets } from './shared-assets.ts';
 import { ASSETS_ROUTE } from '../observe/route-label.ts';
 import type { Migration } from '../../shared/database.ts';
@@ -111,11 +111,11 @@ export async function createDevFrontend(root: string, host: string, hmrPort: num
     root,
     server: { middlewareMode: true, ws: { server: hmr, port: hmrPort } },
     appType: 'custom',
+    plugins: [currentCompileErrors()],
   }).catch(async (error: unknown) => {
     await closeHmr(hmr);
     throw error;
   });
-  replayCurrentCompileErrors(vite);
   // The app's own server modules, as the build takes them (vite/react-router-host.ts), loaded through Vite as the app is.
   const appModule = (file: string) => {
     const path = join(root, appDirectory, file);

@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { closeContexts, openPage, sharedBrowser } from '../support/browser.ts';
-import { OUTPUT_SHOWN, startDevServer, type DevServer } from '../support/dev-server.ts';
+import { breakModule, OUTPUT_SHOWN, startDevServer, type DevServer } from '../support/dev-server.ts';
 import { DIAG } from '../support/test-app.ts';
-import { sleep } from '../../tools/harness/net.ts';
 
 // `npm run dev` as a developer runs it: tsx, Vite in middleware mode with React Router's plugin,
 // pretty logs, serving the demo app in client/ (what `npm run dev` serves).
@@ -42,13 +41,6 @@ function otherAddresses(): string[] {
   return ['127.0.0.2', ...own];
 }
 
-/**
- * Vite's file watcher (chokidar) drops a second change of one file within 50 ms of the first
- * (its `_throttle(EV_CHANGE, path, 50)`): a fix written that soon after the break is never seen,
- * and the page stays broken until the file changes again. People save slower than this.
- */
-const WATCHER_DROPS_CHANGES_WITHIN_MS = 50;
-
 // One `npm run dev` (npm, tsx watch, the server) serves every test here, and the last one stops
 // it: a dev server costs seconds of CPU to start, and the suite is CPU-bound.
 describe('`npm run dev`', () => {
@@ -74,22 +66,14 @@ describe('`npm run dev`', () => {
     expect(dev!.output()).not.toContain('"msg":"listening on');
   });
 
-  /** Breaks a page's module, once the server answers that page with the compile error; `fixed()` puts it back. */
-  async function brokenPage(): Promise<{ fixed(): Promise<void> }> {
-    const file = join(root, 'client/pages/guide.tsx');
-    const source = readFileSync(file, 'utf8');
-    writeFileSync(file, source.replace('<h1>{topic.title}</h1>', '<h1>{topic.title}</h1}'));
-    const status = async () => (await fetch(`${url}/guide/streaming`)).status;
-    // The first answer after the edit may still be the old module's: wait for the failure.
-    await expect.poll(status, { timeout: 15_000 }).toBe(500);
-    return {
-      async fixed() {
-        await sleep(2 * WATCHER_DROPS_CHANGES_WITHIN_MS);
-        writeFileSync(file, source);
-        await expect.poll(status, { timeout: 15_000 }).toBe(200);
-      },
-    };
-  }
+  /** A route module that does not compile: every page is the dev error page meanwhile (the server build imports every route). */
+  const brokenPage = () =>
+    breakModule(
+      dev!,
+      'client/pages/guide.tsx',
+      (source) => source.replace('<h1>{topic.title}</h1>', '<h1>{topic.title}</h1}'),
+      '/guide/streaming',
+    );
 
   it('an edited loader reaches the open page as fresh data, with no document load, and the next request: no restart', async () => {
     // React Router's hot data revalidation through the host's dev frontend (server/assets/frontend.ts),
@@ -128,6 +112,21 @@ describe('`npm run dev`', () => {
     expect(await (await fetch(`${url}/about`)).text()).toContain(`EDITED-${hmrPort}`);
     // Started once: neither the edit nor anything before it restarted the server under tsx watch.
     expect(dev!.output().match(/listening on http/g)).toHaveLength(1);
+  });
+
+  it('a page whose browser module does not compile shows the error in Vite’s overlay', async () => {
+    // A module only the browser loads: the page itself renders, and its HMR client is told.
+    const module = 'client/router/stale-chunk.ts';
+    const brokenModule = await breakModule(dev!, module, (source) => `${source}\nconst = ;\n`, `/${module}`);
+    const { page, close } = await openPage(browser);
+    try {
+      await page.goto(`${url.replace('127.0.0.1', 'localhost')}/about`);
+      await page.locator('vite-error-overlay').waitFor({ state: 'attached', timeout: 10_000 });
+      expect(await page.locator('vite-error-overlay').evaluate((overlay) => overlay.shadowRoot?.textContent ?? '')).toContain(module);
+    } finally {
+      await close();
+      await brokenModule.fixed();
+    }
   });
 
   it('shows the stack at the source line that threw', async () => {

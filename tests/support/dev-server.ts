@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../tools/harness/net.ts';
+import { expect } from 'vitest';
+import { freePort, sleep } from '../../tools/harness/net.ts';
 import { ROOT } from '../../tools/harness/paths.ts';
 import { DIAG_TOKEN } from './test-app.ts';
 
@@ -122,4 +123,36 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
     await stop();
     throw error;
   }
+}
+
+/**
+ * Vite's file watcher (chokidar) drops a second change of one file within 50 ms of the first
+ * (its `_throttle(EV_CHANGE, path, 50)`): a fix written that soon after the break is never seen,
+ * and the module stays broken until the file changes again. People save slower than this.
+ */
+const WATCHER_DROPS_CHANGES_WITHIN_MS = 50;
+
+/**
+ * Edits a module of the dev server's copy so it does not compile, once the server's answer to
+ * `probe` is no longer a 200 (the first answer after the edit may still be the old module's);
+ * `fixed()` puts it back and waits for the 200.
+ */
+export async function breakModule(
+  dev: DevServer,
+  path: string,
+  edit: (source: string) => string,
+  probe: string,
+): Promise<{ fixed(): Promise<void> }> {
+  const file = join(dev.root, path);
+  const source = readFileSync(file, 'utf8');
+  writeFileSync(file, edit(source));
+  const status = async () => (await fetch(`${dev.url}${probe}`)).status;
+  await expect.poll(status, { timeout: 15_000 }).not.toBe(200);
+  return {
+    async fixed() {
+      await sleep(2 * WATCHER_DROPS_CHANGES_WITHIN_MS);
+      writeFileSync(file, source);
+      await expect.poll(status, { timeout: 15_000 }).toBe(200);
+    },
+  };
 }
